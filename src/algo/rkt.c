@@ -1,0 +1,214 @@
+/* Rkt-LCS driver: pairs -> MaxLCP -> support histograms -> candidates. */
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "algo/rkt.h"
+
+void rkt_opt_init(rkt_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	o->k = -1; o->t = -1; o->tau = -1;  /* required: the CLI rejects a missing value */
+}
+
+rk_status_t rkt_set_init(rkt_set_t *s, const rio_reads_t *r)
+{
+	memset(s, 0, sizeof *s);
+	s->n = r->n;
+	s->n_bases = r->n_bases;
+	s->off = malloc(sizeof(uint64_t) * (size_t)(r->n + 1));
+	s->len = malloc(sizeof(int32_t) * (size_t)(r->n + 1));
+	s->code = malloc((size_t)r->n_bases + (size_t)(r->n + 1) * RKT_PAD);
+	if (!s->off || !s->len || !s->code) { rkt_set_free(s); rk_set_error("out of memory for the read set"); return RK_ERES; }
+	uint64_t o = 0;
+	for (int64_t i = 0; i < r->n; i++) {
+		int64_t l = rio_len(r, i);
+		if (l > INT32_MAX - 2 * RKT_PAD) { rkt_set_free(s); rk_set_error("read %lld is too long", (long long)i + 1); return RK_EINPUT; }
+		const uint8_t *src = (const uint8_t *)rio_seq(r, i);
+		s->off[i] = o;
+		s->len[i] = (int32_t)l;
+		if (l > s->max_len) s->max_len = (int32_t)l;
+		for (int64_t p = 0; p < l; p++) s->code[o + p] = rio_code[src[p]];
+		memset(s->code + o + l, 0xff, RKT_PAD);
+		o += (uint64_t)l + RKT_PAD;
+	}
+	s->off[r->n] = o;
+	return RK_OK;
+}
+
+void rkt_set_free(rkt_set_t *s)
+{
+	free(s->code); free(s->off); free(s->len);
+	memset(s, 0, sizeof *s);
+}
+
+/* Support counters of the owned reads. A read whose histogram (L(L+1)/2 counters for
+ * L = len - tau + 1 starts) would be larger than one value per (start, other read) keeps
+ * the raw MaxLCP values instead, so long reads cost O(len x m), not O(len^2). */
+typedef struct {
+	int64_t lo, hi, m, tau;
+	uint64_t *base;
+	uint8_t *raw;
+	uint32_t *cnt;
+} rkt_hist_t;
+
+static rk_status_t rkt_hist_init(rkt_hist_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, int64_t tau)
+{
+	int64_t n = hi - lo;
+	h->lo = lo; h->hi = hi; h->m = s->n; h->tau = tau;
+	h->base = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+	h->raw = calloc((size_t)n + 1, 1);
+	if (!h->base || !h->raw) { rk_set_error("out of memory"); return RK_ERES; }
+	uint64_t tot = 0;
+	for (int64_t r = 0; r < n; r++) {
+		int64_t L = (int64_t)s->len[lo + r] - tau + 1;
+		h->base[r] = tot;
+		if (L <= 0) continue;
+		uint64_t hs = (uint64_t)L * (uint64_t)(L + 1) / 2, rs = (uint64_t)L * (uint64_t)s->n;
+		h->raw[r] = rs < hs;
+		tot += h->raw[r] ? rs : hs;
+	}
+	h->base[n] = tot;
+	h->cnt = calloc(tot ? tot : 1, sizeof(uint32_t));
+	if (!h->cnt) {
+		rk_set_error("out of memory: support counters need %.2f GB", tot * 4.0 / 1e9);
+		return RK_ERES;
+	}
+	return RK_OK;
+}
+
+static void rkt_hist_free(rkt_hist_t *h)
+{
+	free(h->base); free(h->raw); free(h->cnt);
+	memset(h, 0, sizeof *h);
+}
+
+/* Record MaxLCP_ij[x] = v for owned read i. */
+static inline void rkt_hist_add(rkt_hist_t *h, const rkt_set_t *s, int64_t i, int64_t j, const int32_t *ml, int atomic)
+{
+	int64_t r = i - h->lo, tau = h->tau, L = (int64_t)s->len[i] - tau + 1;
+	if (L <= 0) return;
+	uint32_t *c = h->cnt + h->base[r];
+	if (h->raw[r]) {
+		for (int64_t x = 0; x < L; x++)
+			if (ml[x] >= tau) c[x * h->m + j] = (uint32_t)ml[x];
+		return;
+	}
+	for (int64_t x = 0; x < L; x++) {
+		if (ml[x] < tau) continue;
+		uint32_t *p = c + x * L - x * (x - 1) / 2 + (ml[x] - tau);
+		if (atomic) __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
+		else (*p)++;
+	}
+}
+
+/* Candidate of owned read i from its counters; tmp has room for len + 1 counters. */
+static void rkt_hist_cand(const rkt_hist_t *h, const rkt_set_t *s, int64_t i, int64_t t, uint32_t *tmp, rkt_cand_t *c)
+{
+	int64_t r = i - h->lo, tau = h->tau, L = (int64_t)s->len[i] - tau + 1;
+	c->pos = -1; c->len = 0; c->support = 0;
+	const uint32_t *base = h->cnt + h->base[r];
+	for (int64_t x = 0; x < L; x++) {
+		int64_t n = L - x;  /* values tau .. len - x */
+		/* later starts are shorter: they can at best tie, and ties keep the smaller x */
+		if (tau + n - 1 <= c->len) break;
+		const uint32_t *row;
+		if (h->raw[r]) {
+			memset(tmp, 0, sizeof(uint32_t) * (size_t)n);
+			const uint32_t *v = base + x * h->m;
+			for (int64_t j = 0; j < h->m; j++)
+				if (v[j]) tmp[v[j] - tau]++;
+			row = tmp;
+		} else {
+			row = base + x * L - x * (x - 1) / 2;
+		}
+		int64_t sum = 0;
+		for (int64_t v = n - 1; v >= 0; v--) {
+			sum += row[v];
+			if (sum >= t) {
+				if (tau + v > c->len) { c->len = tau + v; c->pos = x; c->support = sum; }
+				break;
+			}
+		}
+	}
+}
+
+int64_t rkt_winner(const rkt_cand_t *c, int64_t n)
+{
+	int64_t w = -1;
+	for (int64_t i = 0; i < n; i++)
+		if (c[i].len > 0 && (w < 0 || c[i].len > c[w].len)) w = i;
+	return w;
+}
+
+rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, rkt_cand_t *out)
+{
+	rkt_hist_t h;
+	rk_status_t st = RK_OK;
+	int64_t m = s->n;
+	memset(&h, 0, sizeof h);
+	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
+	if ((st = rkt_hist_init(&h, s, lo, hi, o->tau)) != RK_OK) { rkt_hist_free(&h); return st; }
+	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
+	int64_t total = 0, done = 0;
+	for (int64_t i = lo; i < hi; i++) total += m - 1 - i + lo;
+	double t0 = rk_realtime(), last = t0;
+	int fail = 0;
+
+#pragma omp parallel num_threads(nth)
+	{
+		rkt_ws_t *w = rkt_ws_init(s->max_len, o->force_scalar);
+		int32_t *mi = malloc(sizeof(int32_t) * ((size_t)s->max_len + 1) * 2);
+		int32_t *mj = mi ? mi + s->max_len + 1 : 0;
+		int atomic = omp_get_num_threads() > 1;
+		if (!w || !mi) {
+#pragma omp atomic write
+			fail = 1;
+		}
+#pragma omp barrier
+		if (!fail) {
+#pragma omp for schedule(dynamic, 1)
+			for (int64_t i = lo; i < hi; i++) {
+				const uint8_t *si = s->code + s->off[i];
+				int64_t n_done = 0;
+				/* pairs (i, j): j > i, and j < lo (owned by another rank, computed here for i only) */
+				for (int64_t j = 0; j < m; j++) {
+					if (j == lo) j = i + 1 > lo ? i + 1 : lo;
+					if (j >= m) break;
+					if (j == i) continue;
+					rkt_maxlcp_pair(w, si, s->len[i], s->code + s->off[j], s->len[j], o->k, mi, mj);
+					rkt_hist_add(&h, s, i, j, mi, atomic);
+					if (j >= lo && j < hi) rkt_hist_add(&h, s, j, i, mj, atomic);
+					n_done++;
+				}
+				int64_t d = __atomic_add_fetch(&done, n_done, __ATOMIC_RELAXED);
+				if (o->progress && omp_get_thread_num() == 0) {
+					double now = rk_realtime();
+					if (now - last > 2.0) {
+						last = now;
+						rk_log("rkt: %.1f%% of %lld read pairs, %.1f s", 100.0 * d / (total ? total : 1),
+						       (long long)total, now - t0);
+					}
+				}
+			}
+		}
+		rkt_ws_free(w);
+		free(mi);
+	}
+	if (fail) { rkt_hist_free(&h); rk_set_error("out of memory for thread work space"); return RK_ERES; }
+
+#pragma omp parallel num_threads(nth)
+	{
+		uint32_t *tmp = malloc(sizeof(uint32_t) * ((size_t)s->max_len + 2));
+		if (!tmp) {
+#pragma omp atomic write
+			fail = 1;
+		} else {
+#pragma omp for schedule(dynamic, 64)
+			for (int64_t i = lo; i < hi; i++) rkt_hist_cand(&h, s, i, o->t, tmp, &out[i - lo]);
+		}
+		free(tmp);
+	}
+	rkt_hist_free(&h);
+	if (fail) { rk_set_error("out of memory"); return RK_ERES; }
+	return RK_OK;
+}

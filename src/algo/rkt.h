@@ -1,0 +1,63 @@
+/* algo layer: exact Rkt-LCS on the CPU (SPEC section 3). */
+#ifndef RKT_H
+#define RKT_H
+
+#include <stdint.h>
+#include "rktlcs.h"
+#include "io/rio.h"
+
+typedef struct {
+	int64_t k, t, tau;
+	int n_threads;       /* OpenMP threads; <= 0: runtime default */
+	int progress;        /* report progress on stderr for long runs */
+	int force_scalar;    /* testing: bypass the SIMD kernels */
+} rkt_opt_t;
+
+void rkt_opt_init(rkt_opt_t *o);
+
+/* Reads as 2-bit codes (A0 C1 G2 T3, unknown 4), one byte per base, each read followed by
+ * RKT_PAD sentinel bytes (0xFF) so SIMD loads past the end see "no match". */
+#define RKT_PAD 64
+typedef struct {
+	int64_t n, n_bases;
+	int32_t max_len;
+	uint8_t *code;
+	uint64_t *off;       /* read r: code + off[r] */
+	int32_t *len;
+} rkt_set_t;
+
+rk_status_t rkt_set_init(rkt_set_t *s, const rio_reads_t *r);
+void rkt_set_free(rkt_set_t *s);
+
+/* Candidate of one read: pos -1, len 0, support 0 when it has none. */
+typedef struct {
+	int64_t pos, len, support;
+} rkt_cand_t;
+
+/* Candidates of reads [lo, hi) against all reads of the set; out has hi - lo entries.
+ * Unordered pairs inside [lo, hi) are computed once. */
+rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, rkt_cand_t *out);
+
+/* Index of the Rkt-LCS among n candidates (largest len, then smallest index), -1 if none. */
+int64_t rkt_winner(const rkt_cand_t *c, int64_t n);
+
+/* One supporting read of the winner: smallest y with LCP >= len, mismatches there. */
+typedef struct {
+	int64_t j, y, mm;
+} rkt_occ_t;
+
+rk_status_t rkt_occurrences(const rkt_opt_t *o, const rkt_set_t *s, int64_t i, int64_t pos, int64_t len,
+                            rkt_occ_t **occ, int64_t *n_occ);
+
+/* MaxLCP of read a against b (ma, len la) and of b against a (mb, len lb), <= k mismatches.
+ * Exposed for tests; ws is scratch from rkt_ws_init. */
+typedef struct rkt_ws_s rkt_ws_t;
+rkt_ws_t *rkt_ws_init(int32_t max_len, int force_scalar);
+void rkt_ws_free(rkt_ws_t *w);
+void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int64_t k,
+                     int32_t *ma, int32_t *mb);
+/* 0 scalar, 2 AVX2, 3 AVX-512BW; RKTLCS_SIMD=N in the environment forces a level (tests) */
+int rkt_simd_level(void);
+const char *rkt_simd_name(int force_scalar);
+
+#endif

@@ -1,0 +1,53 @@
+/* io layer: FASTA/FASTQ input through htslib, output files written atomically. */
+#ifndef RIO_H
+#define RIO_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include "rktlcs.h"
+
+/* Reads in input order. seq holds the normalized text (upper case, U->T; unknown
+ * symbols kept as their upper-case letter or '.', '-', '*'), each read followed by a NUL. */
+typedef struct {
+	int64_t n, n_bases;
+	char *seq;            /* read r: seq + off[r], length len(r) */
+	uint64_t *off;        /* n + 1 entries; off[r+1] - off[r] - 1 = length */
+	char *names;          /* read r: names + name_off[r], NUL-terminated */
+	uint64_t *name_off;   /* n + 1 entries */
+	size_t m_seq, m_names, m_rec;
+} rio_reads_t;
+
+static inline int64_t rio_len(const rio_reads_t *r, int64_t i) { return (int64_t)(r->off[i + 1] - r->off[i] - 1); }
+static inline const char *rio_seq(const rio_reads_t *r, int64_t i) { return r->seq + r->off[i]; }
+static inline const char *rio_name(const rio_reads_t *r, int64_t i) { return r->names + r->name_off[i]; }
+
+/* 2-bit code of a normalized symbol: A0 C1 G2 T3, anything else 4 (unknown). */
+extern const uint8_t rio_code[256];
+
+typedef struct rio_file_s rio_file_t;
+
+/* Open a file ("-" = stdin); plain, gzip or BGZF. NULL with rk_error() set on failure. */
+rio_file_t *rio_open(const char *path);
+/* Append records to r until at least max_bases bases were added (0: no limit) or EOF.
+ * Returns RK_OK (check r->n for progress), or RK_EINPUT with "FILE: record N (NAME): why". */
+rk_status_t rio_read_batch(rio_file_t *f, rio_reads_t *r, int64_t max_bases, int *eof);
+void rio_close(rio_file_t *f);
+
+/* Whole file; an empty file (no records) is an error. */
+rk_status_t rio_read_all(const char *path, rio_reads_t *r);
+void rio_reads_free(rio_reads_t *r);
+/* Append one read (already normalized) - used to build read sets in memory. */
+rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, size_t len);
+
+/* Output written to PATH.tmp.PID and renamed over PATH on commit, so a failed run never
+ * leaves a partial file. path NULL or "-" writes to stdout. */
+typedef struct {
+	FILE *fp;
+	char *path, *tmp;
+} rio_out_t;
+
+rk_status_t rio_out_open(rio_out_t *o, const char *path);
+rk_status_t rio_out_commit(rio_out_t *o);
+void rio_out_abort(rio_out_t *o);
+
+#endif

@@ -1,0 +1,16 @@
+#include "mpi/rmpi.h"
+
+void rmpi_partition(const int32_t *len, int64_t n, int parts, int64_t *bounds)
+{
+	/* each read is compared with all others, so its cost is proportional to its bases */
+	double tot = 0, acc = 0;
+	for (int64_t i = 0; i < n; i++) tot += len[i];
+	int64_t i = 0;
+	bounds[0] = 0;
+	for (int p = 1; p < parts; p++) {
+		double goal = tot * p / parts;
+		while (i < n && acc + len[i] * 0.5 < goal) acc += len[i++];
+		bounds[p] = i;
+	}
+	bounds[parts] = n;
+}

@@ -1,0 +1,56 @@
+/* mpi layer: command-line options, rank partitioning, data distribution and the drivers
+ * that run each mode under MPI (also as a single plain process). */
+#ifndef RMPI_H
+#define RMPI_H
+
+#include <stdint.h>
+#include <mpi.h>
+#include "rktlcs.h"
+#include "io/rio.h"
+#include "algo/rkt.h"
+
+typedef enum { RMPI_MODE_RKT, RMPI_MODE_HAMMING, RMPI_MODE_LEV, RMPI_MODE_LCS } rmpi_mode_t;
+typedef enum { RMPI_BACKEND_AUTO, RMPI_BACKEND_CPU, RMPI_BACKEND_GPU } rmpi_backend_t;
+typedef enum { RMPI_FMT_TSV, RMPI_FMT_JSON } rmpi_fmt_t;
+
+typedef struct {
+	rmpi_mode_t mode;
+	const char *input, *output, *candidates;
+	rmpi_fmt_t format;
+	rmpi_backend_t backend;
+	int threads;           /* per rank; 0: cores / ranks on the node */
+	uint64_t device_memory;
+	int quiet, occurrences;
+	int help, version;
+	rkt_opt_t rkt;
+} rmpi_opt_t;
+
+void rmpi_opt_init(rmpi_opt_t *o);
+/* Parse argv (argv[0] is the program); RK_EINPUT with rk_error() set on a usage error. */
+rk_status_t rmpi_parse(rmpi_opt_t *o, int argc, char **argv);
+void rmpi_usage(FILE *fp, rmpi_mode_t mode);
+
+typedef struct {
+	MPI_Comm comm;
+	int rank, size, local_rank, local_size;
+	int mpi;  /* 0: plain process, MPI not initialised */
+} rmpi_t;
+
+rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv);
+void rmpi_finalize(rmpi_t *w);
+
+/* Collective: the worst status over all ranks. A rank that failed has logged its own
+ * message; the others learn of the failure here and stop instead of hanging. */
+rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
+
+/* Collective: rank 0's reads to every rank. */
+rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r);
+
+/* Contiguous split of n reads into parts of about equal cost (bases): part p owns
+ * [bounds[p], bounds[p+1]). */
+void rmpi_partition(const int32_t *len, int64_t n, int parts, int64_t *bounds);
+
+/* Run a mode; returns the status for the exit code (already agreed across ranks). */
+rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o);
+
+#endif
