@@ -52,9 +52,9 @@ rkt_ws_t *rkt_ws_init(int32_t max_len, int force_scalar)
 	w->ra = malloc(4 * L * sizeof(int32_t));
 	if (!w->mpos || !w->ra) { rkt_ws_free(w); return 0; }
 	w->cb = w->ra + L; w->rb = w->cb + L; w->ca = w->rb + L;
-	if (w->simd && max_len <= 255) {
+	if (w->simd) {  /* pairs of reads <= 255 bp use them even when longer reads exist */
 		w->row8 = aligned_alloc(64, 256 * 64);
-		w->col8a = aligned_alloc(64, 2 * 512);
+		w->col8a = aligned_alloc(64, 2 * 512);  /* 255 columns + 2 vectors of spill, each */
 		if (!w->row8 || !w->col8a) { rkt_ws_free(w); return 0; }
 		w->col8b = w->col8a + 512;
 	}
@@ -105,6 +105,7 @@ static void rkt_pass_scalar(int32_t *mpos, const uint8_t *a, int32_t la, const u
 #define V_SUBSU _mm256_subs_epu8
 #define V_ZERO _mm256_setzero_si256()
 #define V_SHL1(v) _mm256_alignr_epi8(v, _mm256_permute2x128_si256(v, v, 0x08), 15)
+#define V_SHIFTIN(o, c) _mm256_alignr_epi8(o, _mm256_permute2x128_si256(c, o, 0x21), 15)
 #define V_HMAX rkt_hmax_avx2
 #define V_LANES _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, \
 	20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)
@@ -135,6 +136,7 @@ SX_ATTR static inline int rkt_hmax_avx2(__m256i v)
 #undef V_ZERO
 #undef V_SHL1
 #undef V_HMAX
+#undef V_SHIFTIN
 #undef V_LANES
 
 /* AVX-512BW: 64 lanes, blend by mask register; one vector covers a 64-bp read's diagonals */
@@ -153,6 +155,7 @@ SX_ATTR static inline int rkt_hmax_avx2(__m256i v)
 #define V_SUBSU _mm512_subs_epu8
 #define V_ZERO _mm512_setzero_si512()
 #define V_SHL1(v) _mm512_alignr_epi8(v, _mm512_maskz_shuffle_i64x2(0xfc, v, v, 0x90), 15)
+#define V_SHIFTIN(o, c) _mm512_alignr_epi8(o, _mm512_permutex2var_epi64(o, _mm512_setr_epi64(14, 15, 0, 1, 2, 3, 4, 5), c), 15)
 #define V_HMAX rkt_hmax_avx512
 #define V_LANES rkt_lanes_avx512()
 

@@ -1,6 +1,7 @@
 /* Body of the SIMD sweep, instantiated once per vector width by maxlcp.c.
  * Needs: SX (name suffix), SX_ATTR, V, VM (mask type), VL (lanes), V_LOADU, V_STOREU,
- * V_SET1, V_EQ, V_BLEND(m, if0, if1), V_MINU, V_MAXU, V_SUBSU, V_ZERO, V_SHL1, V_HMAX,
+ * V_SET1, V_EQ, V_BLEND(m, if0, if1), V_MINU, V_MAXU, V_SUBSU, V_ZERO, V_SHL1, V_SHIFTIN(o, c)
+ * (o up one lane, c's top lane into lane 0), V_HMAX,
  * V_LANES (0, 1, ..., VL-1). */
 #define SX_CAT2(a, b) a##b
 #define SX_CAT(a, b) SX_CAT2(a, b)
@@ -18,7 +19,10 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(rkt_sweep_)(cons
 		/* end of the overlap per lane: min(la, lb - d), 0 for lanes past b */
 		V endv = V_MINU(V_SUBSU(V_SET1(lb - g), lane), V_SET1(la));
 		for (int m = 0; m < K1; m++) q[m] = V_SET1(0xff);
-		V C = V_ZERO;
+		/* Column maxima: lane L of C is column y = x + g + L. Stepping to x - 1 moves a column
+		 * up one lane, and the top lane's column is then complete: it is shifted into O, which
+		 * is written out every VL steps (lane L of O = column x + g + VL + L). */
+		V C = V_ZERO, O = V_ZERO;
 		int steps = 0;
 		for (int32_t x = xend - 1; x >= 0; x--) {
 			VM eq = V_EQ(V_LOADU(b + x + g), V_SET1(a[x] < 4 ? a[x] : 0xfe));
@@ -29,15 +33,19 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(rkt_sweep_)(cons
 			V lcp = V_SUBSU(V_MINU(q[K1 - 1], endv), xv);
 			V *r = (V *)(row8 + VL * x);
 			*r = first ? lcp : V_MAXU(*r, lcp);
+			O = V_SHIFTIN(O, C);
 			C = V_MAXU(V_SHL1(C), lcp);
-			if (++steps == VL || x == 0) {
-				/* lanes of C are columns y = x + g + L; flushed before any lane is shifted out */
-				uint8_t *c = col8 + x + g;
-				V_STOREU(c, V_MAXU(V_LOADU(c), C));
-				C = V_ZERO;
+			if (++steps == VL) {
+				uint8_t *c = col8 + x + g + VL;
+				V_STOREU(c, V_MAXU(V_LOADU(c), O));
+				O = V_ZERO;
 				steps = 0;
 			}
 		}
+		uint8_t *c = col8 + g + VL;
+		V_STOREU(c, V_MAXU(V_LOADU(c), O));
+		c = col8 + g;
+		V_STOREU(c, V_MAXU(V_LOADU(c), C));
 	}
 }
 

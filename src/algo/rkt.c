@@ -4,6 +4,8 @@
 #include <omp.h>
 #include "algo/rkt.h"
 
+#define RKT_PRIVATE_BYTES (512ull << 20)
+
 void rkt_opt_init(rkt_opt_t *o)
 {
 	memset(o, 0, sizeof *o);
@@ -82,12 +84,13 @@ static void rkt_hist_free(rkt_hist_t *h)
 	memset(h, 0, sizeof *h);
 }
 
-/* Record MaxLCP_ij[x] = v for owned read i. */
-static inline void rkt_hist_add(rkt_hist_t *h, const rkt_set_t *s, int64_t i, int64_t j, const int32_t *ml, int atomic)
+/* Record MaxLCP_ij[x] for owned read i into counters cnt (shared or a thread's copy). */
+static inline void rkt_hist_add(const rkt_hist_t *h, uint32_t *cnt, const rkt_set_t *s, int64_t i, int64_t j,
+                                const int32_t *ml, int atomic)
 {
 	int64_t r = i - h->lo, tau = h->tau, L = (int64_t)s->len[i] - tau + 1;
 	if (L <= 0) return;
-	uint32_t *c = h->cnt + h->base[r];
+	uint32_t *c = cnt + h->base[r];
 	if (h->raw[r]) {
 		for (int64_t x = 0; x < L; x++)
 			if (ml[x] >= tau) c[x * h->m + j] = (uint32_t)ml[x];
@@ -153,13 +156,21 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 	for (int64_t i = lo; i < hi; i++) total += m - 1 - i + lo;
 	double t0 = rk_realtime(), last = t0;
 	int fail = 0;
+	/* Counters are hit from both reads of a pair, so threads would need atomic increments;
+	 * when it fits in RKT_PRIVATE_BYTES each thread counts into its own copy instead. */
+	uint64_t n_cnt = h.base[hi - lo];
+	uint32_t *priv = 0;
+	if (nth > 1 && !o->shared_counters && n_cnt * 4 * (uint64_t)(nth - 1) <= RKT_PRIVATE_BYTES)
+		priv = calloc((size_t)n_cnt * (size_t)(nth - 1) + 1, sizeof(uint32_t));
 
 #pragma omp parallel num_threads(nth)
 	{
 		rkt_ws_t *w = rkt_ws_init(s->max_len, o->force_scalar);
 		int32_t *mi = malloc(sizeof(int32_t) * ((size_t)s->max_len + 1) * 2);
 		int32_t *mj = mi ? mi + s->max_len + 1 : 0;
-		int atomic = omp_get_num_threads() > 1;
+		int tid = omp_get_thread_num();
+		uint32_t *cnt = priv && tid > 0 ? priv + (size_t)n_cnt * (size_t)(tid - 1) : h.cnt;
+		int atomic = omp_get_num_threads() > 1 && !priv;
 		if (!w || !mi) {
 #pragma omp atomic write
 			fail = 1;
@@ -176,8 +187,8 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 					if (j >= m) break;
 					if (j == i) continue;
 					rkt_maxlcp_pair(w, si, s->len[i], s->code + s->off[j], s->len[j], o->k, mi, mj);
-					rkt_hist_add(&h, s, i, j, mi, atomic);
-					if (j >= lo && j < hi) rkt_hist_add(&h, s, j, i, mj, atomic);
+					rkt_hist_add(&h, cnt, s, i, j, mi, atomic);
+					if (j >= lo && j < hi) rkt_hist_add(&h, cnt, s, j, i, mj, atomic);
 					n_done++;
 				}
 				int64_t d = __atomic_add_fetch(&done, n_done, __ATOMIC_RELAXED);
@@ -193,6 +204,13 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 		}
 		rkt_ws_free(w);
 		free(mi);
+	}
+	if (priv) {
+		/* raw-value slots are written by one thread only, so a sum merges them too */
+#pragma omp parallel for num_threads(nth) schedule(static)
+		for (uint64_t q = 0; q < n_cnt; q++)
+			for (int t = 0; t < nth - 1; t++) h.cnt[q] += priv[(size_t)n_cnt * (size_t)t + q];
+		free(priv);
 	}
 	if (fail) { rkt_hist_free(&h); rk_set_error("out of memory for thread work space"); return RK_ERES; }
 

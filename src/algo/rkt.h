@@ -11,6 +11,7 @@ typedef struct {
 	int n_threads;       /* OpenMP threads; <= 0: runtime default */
 	int progress;        /* report progress on stderr for long runs */
 	int force_scalar;    /* testing: bypass the SIMD kernels */
+	int shared_counters; /* testing: always count through atomics, no per-thread copies */
 } rkt_opt_t;
 
 void rkt_opt_init(rkt_opt_t *o);

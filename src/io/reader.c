@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <htslib/bgzf.h>
 #include <htslib/kstring.h>
+#include <htslib/hts_log.h>
 #include "io/rio.h"
 
 typedef struct {
@@ -58,6 +59,7 @@ static void rio_norm_init(void)
 rio_file_t *rio_open(const char *path)
 {
 	rio_norm_init();
+	hts_set_log_level(HTS_LOG_OFF);  /* our own one-line message says what went wrong */
 	rio_file_t *f = calloc(1, sizeof *f);
 	if (!f) { rk_set_error("out of memory"); return 0; }
 	f->path = strdup(path);

@@ -1,0 +1,36 @@
+#!/bin/bash
+# 1 rank against N ranks: byte-identical output (result, candidates, occurrences) under
+# mpirun -np 1..4, and a bad input under 3 ranks ends the whole job with exit 1, no hang.
+set -u
+cli=$1 mpiexec=$2 shared=$3 tmp=$4 data=$5
+mkdir -p "$tmp"; rm -f "$tmp"/*
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail=0 pass=0
+mpi() { timeout 300 "$mpiexec" --oversubscribe -np "$@"; }
+for set in "$shared/paper-reads/1k.fasta:3:20:10" "$data/mixed.fa:2:3:8" "$data/mixed.fa:40:2:1"; do
+	IFS=: read -r f k t tau <<< "$set"
+	for np in 1 2 3 4; do
+		mpi $np "$cli" "$f" -k $k -t $t -tau $tau --candidates "$tmp/c$np.tsv" -o "$tmp/o$np.tsv" --occurrences --threads 1 -q
+		rc=$?
+		if [ $rc -ne 0 ]; then echo "FAIL np=$np $f: exit $rc"; fail=$((fail + 1)); continue; fi
+		if [ $np -gt 1 ]; then
+			if cmp -s "$tmp/o1.tsv" "$tmp/o$np.tsv" && cmp -s "$tmp/c1.tsv" "$tmp/c$np.tsv"; then pass=$((pass + 1)); echo "ok   np=$np $(basename $f) k=$k t=$t tau=$tau"
+			else fail=$((fail + 1)); echo "FAIL np=$np $(basename $f): output differs from np=1"; fi
+		fi
+	done
+	grep -v '^#' "$tmp/o1.tsv" | head -3
+done
+# JSON output is rank-independent too
+mpi 1 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/j1.json" -q
+mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/j3.json" -q
+cmp -s "$tmp/j1.json" "$tmp/j3.json" && { pass=$((pass + 1)); echo "ok   json np=3"; } || { fail=$((fail + 1)); echo "FAIL json np=3"; }
+# failures end the job
+mpi 3 "$cli" "$data/bad/stray_digit.fa" -k 1 -t 1 -tau 1 -o "$tmp/bad.tsv" -q 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'stray_digit.fa: record 2' "$tmp/err" && [ ! -e "$tmp/bad.tsv" ]; then pass=$((pass + 1)); echo "ok   bad input under np=3: exit 1"
+else fail=$((fail + 1)); echo "FAIL bad input under np=3: exit $rc"; cat "$tmp/err"; fi
+mpi 2 "$cli" "$data/mixed.fa" -k 1 -t 1 -tau 1 -o /nonexistent/dir/out.tsv -q 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && { pass=$((pass + 1)); echo "ok   unwritable output under np=2: exit 1"; } || { fail=$((fail + 1)); echo "FAIL unwritable output: exit $rc"; }
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

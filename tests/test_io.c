@@ -1,0 +1,124 @@
+/* Reader unit tests: every input form of SPEC section 2 and the error messages.
+ * "test_io bgzf IN OUT" also serves the shell tests as a BGZF compressor. */
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <htslib/bgzf.h>
+#include "testutil.h"
+#include "io/rio.h"
+
+static char tmpdir[256];
+
+static const char *put(const char *name, const char *data, size_t n, int how)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	if (how == 0) { FILE *fp = fopen(path, "wb"); fwrite(data, 1, n, fp); fclose(fp); }
+	else if (how == 1) { gzFile g = gzopen(path, "wb"); gzwrite(g, data, (unsigned)n); gzclose(g); }
+	else { BGZF *b = bgzf_open(path, "w"); bgzf_write(b, data, n); bgzf_close(b); }
+	return path;
+}
+
+static void expect(const char *what, const char *data, int how, int n, const char *names[], const char *seqs[])
+{
+	rio_reads_t r;
+	const char *p = put(what, data, strlen(data), how);
+	rk_status_t st = rio_read_all(p, &r);
+	CHECK(st == RK_OK, "%s: status %d (%s)", what, st, rk_error());
+	if (st) return;
+	CHECK(r.n == n, "%s: %lld records, want %d", what, (long long)r.n, n);
+	for (int i = 0; i < n && i < r.n; i++) {
+		CHECK(!strcmp(rio_name(&r, i), names[i]), "%s: name %d '%s' want '%s'", what, i, rio_name(&r, i), names[i]);
+		CHECK(!strcmp(rio_seq(&r, i), seqs[i]), "%s: seq %d '%s' want '%s'", what, i, rio_seq(&r, i), seqs[i]);
+		CHECK(rio_len(&r, i) == (int64_t)strlen(seqs[i]), "%s: len %d", what, i);
+	}
+	rio_reads_free(&r);
+}
+
+static void expect_err(const char *what, const char *data, size_t n, int how, const char *needle)
+{
+	rio_reads_t r;
+	const char *p = put(what, data, n, how);
+	rk_status_t st = rio_read_all(p, &r);
+	CHECK(st == RK_EINPUT, "%s: status %d, want input error", what, st);
+	CHECK(strstr(rk_error(), what) != NULL, "%s: message does not name the file: %s", what, rk_error());
+	CHECK(strstr(rk_error(), needle) != NULL, "%s: message lacks '%s': %s", what, needle, rk_error());
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "bgzf")) {
+		FILE *in = fopen(argv[2], "rb");
+		BGZF *out = bgzf_open(argv[3], "w");
+		char buf[65536];
+		size_t n;
+		if (!in || !out) return 2;
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0) bgzf_write(out, buf, n);
+		fclose(in);
+		return bgzf_close(out) ? 2 : 0;
+	}
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/rktlcs_test_io.%d", (int)getpid());
+	mkdir(tmpdir, 0700);
+
+	const char *n2[] = { "r1", "r2" }, *s2[] = { "ACGTN", "TTGCA" };
+	for (int how = 0; how < 3; how++) {
+		char name[32];
+		snprintf(name, sizeof name, "plain%d.fa", how);
+		expect(name, ">r1 some description\nACGTN\n>r2\nTTGCA\n", how, 2, n2, s2);
+		snprintf(name, sizeof name, "plain%d.fq", how);
+		expect(name, "@r1 desc\nACGTN\n+\nIIIII\n@r2\nTTGCA\n+r2\n@@@@@\n", how, 2, n2, s2);
+	}
+	expect("crlf.fa", ">r1\r\nACG\r\nTN\r\n>r2\r\nTTGCA\r\n", 0, 2, n2, s2);
+	expect("nonl.fa", ">r1\nACGTN\n>r2\nTTGCA", 0, 2, n2, s2);
+	expect("nonl.fq", "@r1\nACGTN\n+\nIIIII\n@r2\nTTGCA\n+\nIIIII", 0, 2, n2, s2);
+	expect("multiline.fa", ">r1\nAC\nGT\n\nN\n>r2\nT\nT\nG\nC\nA\n", 0, 2, n2, s2);
+	expect("multiline.fq", "@r1\nACG\nTN\n+\nII\nIII\n@r2\nTTGCA\n+\nIIIII\n", 0, 2, n2, s2);
+	expect("qual_at.fq", "@r1\nACGTN\n+\n@@@@@\n@r2\nTTGCA\n+\n@IIII\n", 0, 2, n2, s2);
+	const char *sn[] = { "x" }, *ss[] = { "ACGTTNRY.-*" };
+	expect("norm.fa", ">x\tdesc\nacguUnry.-*\n", 0, 1, sn, ss);
+	/* a 100 kB line */
+	size_t big = 100000;
+	char *data = malloc(big + 64), *want = malloc(big + 1);
+	strcpy(data, ">long\n");
+	for (size_t i = 0; i < big; i++) data[6 + i] = want[i] = "ACGT"[i % 4];
+	data[6 + big] = '\n'; data[7 + big] = 0; want[big] = 0;
+	const char *ln[] = { "long" }, *ls[] = { want };
+	expect("longline.fa", data, 0, 1, ln, ls);
+	expect("longline.fa.gz", data, 1, 1, ln, ls);
+	free(data); free(want);
+
+	expect_err("empty.fa", "", 0, 0, "empty file");
+	expect_err("blank.fa", "\n\n\r\n", 4, 0, "empty file");
+	expect_err("empty.fa.gz", "", 0, 1, "empty file");
+	expect_err("binary.bin", "\x1f\x01\x02\x03\xff", 5, 0, "not FASTA or FASTQ");
+	expect_err("text.txt", "hello world\n", 12, 0, "not FASTA or FASTQ");
+	expect_err("digit.fa", ">a\nAC1GT\n", 9, 0, "record 1 (a): illegal character '1'");
+	expect_err("ctrl.fa", ">a\nACGT\n>b\nAC\x01GT\n", 17, 0, "record 2 (b): illegal byte 0x01");
+	expect_err("zero.fa", ">a\nACGT\n>b\n>c\nAC\n", 17, 0, "record 2 (b): empty sequence");
+	expect_err("headeronly.fa", ">a\n", 3, 0, "record 1 (a): empty sequence");
+	expect_err("headeronly.fq", "@a\n", 3, 0, "record 1 (a): truncated FASTQ record: missing '+'");
+	expect_err("noplus.fq", "@a\nACGT\n@b\nACGT\n+\nIIII\n", 24, 0, "record 1 (a): FASTQ record without '+'");
+	expect_err("shortqual.fq", "@a\nACGT\n+\nIII\n", 14, 0, "record 1 (a): quality length 3 differs from sequence length 4");
+	expect_err("longqual.fq", "@a\nACGT\n+\nIIIIII\n@b\nAC\n+\nII\n", 28, 0, "record 1 (a): quality length 6");
+	expect_err("noqual.fq", "@a\nACGT\n+\n", 10, 0, "record 1 (a): quality length 0");
+	expect_err("noname.fa", ">\nACGT\n", 7, 0, "record 1: empty record name");
+	expect_err("junk.fq", "@a\nAC\n+\nII\njunk\n", 16, 0, "record 1 (a): unexpected line");
+	/* a gzip stream cut in half */
+	{
+		char path[512], raw[4000];
+		for (int i = 0; i < 3990; i++) raw[i] = "ACGT"[(i * 7 + i / 13) % 4];
+		memcpy(raw, ">a\n", 3); raw[3990] = '\n';
+		snprintf(path, sizeof path, "%s/full.gz", tmpdir);
+		gzFile g = gzopen(path, "wb"); gzwrite(g, raw, 3991); gzclose(g);
+		FILE *fp = fopen(path, "rb");
+		char buf[8192];
+		size_t n = fread(buf, 1, sizeof buf, fp);
+		fclose(fp);
+		expect_err("truncated.fa.gz", buf, n / 2, 0, "truncated");
+	}
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd)) {}
+	return tu_done("test_io");
+}

@@ -1,0 +1,182 @@
+/* Library-level Rkt-LCS against the brute force: the pair kernel at every SIMD level, the
+ * paper's Table 1, 300+ random read sets (threads, rank splits), long reads. */
+#include <string.h>
+#include "testutil.h"
+#include "brute.h"
+#include "algo/rkt.h"
+
+static int levels[4], n_levels;
+
+static void set_level(int l)
+{
+	char b[8];
+	snprintf(b, sizeof b, "%d", l);
+	setenv("RKTLCS_SIMD", b, 1);
+}
+
+static void build(rio_reads_t *r, int m, char **raw)
+{
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < m; i++) {
+		char name[32], *s = strdup(raw[i]);
+		tu_norm(s);
+		snprintf(name, sizeof name, "r%d", i);
+		rio_reads_push(r, name, s, strlen(s));
+		free(s);
+	}
+}
+
+static void test_table1(void)
+{
+	const uint8_t a[] = { 0, 1, 2, 3, 0 }, b[] = { 0, 1, 2, 0, 1, 0 };
+	uint8_t pa[5 + RKT_PAD], pb[6 + RKT_PAD];
+	memset(pa, 0xff, sizeof pa); memset(pb, 0xff, sizeof pb);
+	memcpy(pa, a, 5); memcpy(pb, b, 6);
+	const int32_t want[5] = { 4, 3, 2, 2, 1 };
+	for (int l = 0; l < n_levels; l++) {
+		set_level(levels[l]);
+		rkt_ws_t *w = rkt_ws_init(6, 0);
+		int32_t ma[6], mb[6];
+		rkt_maxlcp_pair(w, pa, 5, pb, 6, 1, ma, mb);
+		for (int x = 0; x < 5; x++) CHECK(ma[x] == want[x], "Table 1 level %d: MaxLCP[%d] = %d, want %d", levels[l], x, ma[x], want[x]);
+		rkt_ws_free(w);
+	}
+}
+
+static void test_pairs(int n)
+{
+	char ra[400], rb[400];
+	int32_t ma[400], mb[400];
+	for (int it = 0; it < n; it++) {
+		long la = tu_range(1, it % 10 == 0 ? 300 : 80), lb = tu_range(1, it % 7 == 0 ? 300 : 80);
+		int alpha = (int)tu_range(1, 4);
+		tu_read(ra, la, alpha, (int)tu_range(0, 10)); tu_read(rb, lb, alpha, (int)tu_range(0, 10));
+		long k = tu_range(0, 12);
+		if (it % 9 == 0) k = tu_range(0, 400);
+		char *p[2] = { ra, rb };
+		rio_reads_t r; rkt_set_t s;
+		build(&r, 2, p);
+		rkt_set_init(&s, &r);
+		for (int l = 0; l < n_levels; l++) {
+			set_level(levels[l]);
+			rkt_ws_t *w = rkt_ws_init(s.max_len, 0);
+			rkt_maxlcp_pair(w, s.code + s.off[0], s.len[0], s.code + s.off[1], s.len[1], k, ma, mb);
+			for (long x = 0; x < la; x++) {
+				long want = bf_maxlcp(rio_seq(&r, 0), la, x, rio_seq(&r, 1), lb, k);
+				CHECK(ma[x] == want, "pair %d level %d la %ld lb %ld k %ld: ma[%ld] = %d, want %ld", it, levels[l], la, lb, k, x, ma[x], want);
+			}
+			for (long y = 0; y < lb; y++) {
+				long want = bf_maxlcp(rio_seq(&r, 1), lb, y, rio_seq(&r, 0), la, k);
+				CHECK(mb[y] == want, "pair %d level %d: mb[%ld] = %d, want %ld", it, levels[l], y, mb[y], want);
+			}
+			rkt_ws_free(w);
+		}
+		rkt_set_free(&s); rio_reads_free(&r);
+	}
+}
+
+static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *what)
+{
+	int m = (int)r->n;
+	char **s = malloc(sizeof(char *) * m);
+	long *len = malloc(sizeof(long) * m);
+	for (int i = 0; i < m; i++) { s[i] = (char *)rio_seq(r, i); len[i] = rio_len(r, i); }
+	bf_cand_t *want = malloc(sizeof(bf_cand_t) * m);
+	bf_candidates(m, s, len, k, t, tau, want);
+	rkt_set_t set;
+	rkt_set_init(&set, r);
+	rkt_cand_t *got = malloc(sizeof(rkt_cand_t) * m);
+	for (int l = 0; l < n_levels; l++) {
+		set_level(levels[l]);
+		for (int variant = 0; variant < 4; variant++) {
+			rkt_opt_t o;
+			rkt_opt_init(&o);
+			o.k = k; o.t = t; o.tau = tau;
+			o.n_threads = variant == 1 || variant == 3 ? 3 : 1;
+			o.shared_counters = variant == 3;  /* atomics instead of per-thread counters */
+			/* variant 2: split into up to 4 "ranks" */
+			int parts = variant == 2 ? (int)tu_range(2, 4) : 1;
+			int64_t lo = 0;
+			for (int p = 0; p < parts; p++) {
+				int64_t hi = p == parts - 1 ? m : lo + tu_range(0, m - lo);
+				if (rkt_candidates(&o, &set, lo, hi, got + lo) != RK_OK) CHECK(0, "%s: rkt_candidates failed", what);
+				lo = hi;
+			}
+			for (int i = 0; i < m; i++)
+				CHECK(got[i].pos == want[i].pos && got[i].len == want[i].len && got[i].support == want[i].support,
+				      "%s (k %ld t %ld tau %ld, level %d, variant %d) read %d: got (%lld,%lld,%lld) want (%ld,%ld,%ld)",
+				      what, k, t, tau, levels[l], variant, i, (long long)got[i].pos, (long long)got[i].len,
+				      (long long)got[i].support, want[i].pos, want[i].len, want[i].support);
+			CHECK(rkt_winner(got, m) == bf_winner(m, want), "%s: winner differs", what);
+		}
+	}
+	free(got); free(want); free(s); free(len);
+	rkt_set_free(&set);
+}
+
+static void test_random_sets(int n)
+{
+	char *raw[12];
+	for (int i = 0; i < 12; i++) raw[i] = malloc(64);
+	for (int it = 0; it < n; it++) {
+		int m = (int)tu_range(2, 12), alpha = (int)tu_range(2, 4), punk = (int)tu_range(0, 3) * 3;
+		int mixed = it % 3 == 0;
+		long base = tu_range(1, 40);
+		for (int i = 0; i < m; i++) {
+			long l = mixed ? tu_range(1, 40) : base;
+			tu_read(raw[i], l, alpha, punk);
+			/* plant shared pieces so that long candidates exist */
+			if (i > 0 && tu_range(0, 1) && l > 4) {
+				long src = strlen(raw[0]), len = tu_range(1, l < src ? l : src), from = tu_range(0, src - len);
+				memcpy(raw[i] + tu_range(0, l - len), raw[0] + from, (size_t)len);
+			}
+		}
+		long k = tu_range(0, 4), t = tu_range(1, m), tau = tu_range(1, 20);
+		if (it % 10 == 0) k = tu_range(5, 60);
+		if (it % 11 == 0) tau = tu_range(20, 60);
+		if (it % 13 == 0) t = m;  /* more than m - 1 other reads: never a candidate */
+		rio_reads_t r;
+		build(&r, m, raw);
+		char what[64];
+		snprintf(what, sizeof what, "random set %d", it);
+		compare_sets(&r, k, t, tau, what);
+		rio_reads_free(&r);
+	}
+	for (int i = 0; i < 12; i++) free(raw[i]);
+}
+
+/* Long reads: scalar kernel and raw-value counters (no len^2 histogram). */
+static void test_long_reads(void)
+{
+	/* 10 kb, mixed with short reads: SIMD pairs and scalar pairs in one run */
+	long L[5] = { 10000, 3000, 6000, 60, 200 };
+	char *raw[5];
+	for (int i = 0; i < 5; i++) { raw[i] = malloc(L[i] + 1); tu_read(raw[i], L[i], 4, 1); }
+	memcpy(raw[3] + 5, raw[0] + 5100, 50);
+	memcpy(raw[4] + 20, raw[0] + 5050, 150);
+	memcpy(raw[1] + 100, raw[0] + 5000, 700);
+	memcpy(raw[2] + 3000, raw[0] + 5100, 900);
+	raw[2][3400] = raw[2][3400] == 'A' ? 'C' : 'A';
+	rio_reads_t r;
+	build(&r, 5, raw);
+	compare_sets(&r, 2, 2, 100, "long reads");
+	compare_sets(&r, 1, 3, 30, "long and short reads");
+	rio_reads_free(&r);
+	for (int i = 0; i < 5; i++) free(raw[i]);
+}
+
+int main(int argc, char **argv)
+{
+	int n_sets = argc > 1 ? atoi(argv[1]) : 320;
+	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
+	levels[n_levels++] = 0;
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2")) levels[n_levels++] = 2;
+	if (__builtin_cpu_supports("avx512bw")) levels[n_levels++] = 3;
+	fprintf(stderr, "test_rkt: seed %llu, %d SIMD level(s)\n", (unsigned long long)tu_state, n_levels);
+	test_table1();
+	test_pairs(600);
+	test_random_sets(n_sets);
+	test_long_reads();
+	return tu_done("test_rkt");
+}
