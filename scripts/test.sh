@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh build
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 (cd build && ctest --output-on-failure -j2)
-scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
+scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -L unit)
