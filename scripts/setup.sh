@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}; shift || true
-pkgs="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libhts-dev zlib1g-dev gzip gawk"
+pkgs="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libhts-dev zlib1g-dev gzip gawk bc time"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
