@@ -16,7 +16,11 @@ static const char *put(const char *name, const char *data, size_t n, int how)
 	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
 	if (how == 0) { FILE *fp = fopen(path, "wb"); fwrite(data, 1, n, fp); fclose(fp); }
 	else if (how == 1) { gzFile g = gzopen(path, "wb"); gzwrite(g, data, (unsigned)n); gzclose(g); }
-	else { BGZF *b = bgzf_open(path, "w"); bgzf_write(b, data, n); bgzf_close(b); }
+	else {
+		BGZF *b = bgzf_open(path, "w");
+		if (bgzf_write(b, data, n) < 0) CHECK(0, "bgzf_write %s", path);
+		bgzf_close(b);
+	}
 	return path;
 }
 
@@ -54,7 +58,8 @@ int main(int argc, char **argv)
 		char buf[65536];
 		size_t n;
 		if (!in || !out) return 2;
-		while ((n = fread(buf, 1, sizeof buf, in)) > 0) bgzf_write(out, buf, n);
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			if (bgzf_write(out, buf, n) < 0) return 2;
 		fclose(in);
 		return bgzf_close(out) ? 2 : 0;
 	}
