@@ -46,9 +46,9 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
 /* Collective: rank 0's reads to every rank. */
 rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r);
 
-/* Contiguous split of n reads into parts of about equal cost (bases): part p owns
- * [bounds[p], bounds[p+1]). */
-void rmpi_partition(const int32_t *len, int64_t n, int parts, int64_t *bounds);
+/* Contiguous split of n reads into parts of about equal cost, sum of max(len - sub, 0):
+ * part p owns [bounds[p], bounds[p+1]). */
+void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64_t *bounds);
 
 /* Run a mode; returns the status for the exit code (already agreed across ranks). */
 rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o);

@@ -141,15 +141,22 @@ rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o)
 	rkt_occ_t *occ = 0;
 	int64_t n_occ = 0, *bounds = 0;
 	rk_status_t st = RK_OK;
+	rgpu_stats_t gst;
+	char gname[256] = "";
+	memset(&gst, 0, sizeof gst);
 	memset(&reads, 0, sizeof reads);
 	memset(&set, 0, sizeof set);
 
-	if (o->backend == RMPI_BACKEND_GPU) {
-		/* the CUDA Rkt-LCS kernels are not part of this build */
-		if (w->rank == 0) rk_log("error: --backend gpu: no GPU backend for rkt in this build%s",
-		                         rgpu_device_count() > 0 ? "" : " (and no usable CUDA device)");
-		return rmpi_agree(w, RK_ERES);
+	int ndev = rgpu_device_count(), use_gpu = 0;
+	if (o->backend == RMPI_BACKEND_GPU && ndev == 0) {
+#ifdef RKTLCS_HAVE_CUDA
+		rk_log("error: --backend gpu: no usable CUDA device on rank %d", w->rank);
+#else
+		rk_log("error: --backend gpu: this rktlcs was built without CUDA");
+#endif
+		st = RK_ERES;
 	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	if (w->rank == 0) {
 		RMPI_FAIL(rio_read_all(o->input, &reads));
 		if (!st && reads.n < 2) {
@@ -162,9 +169,17 @@ rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o)
 	RMPI_FAIL(rkt_set_init(&set, &reads));
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 
+	/* auto: the GPU when this rank has one and the reads fit its kernels */
+	if (o->backend == RMPI_BACKEND_GPU) use_gpu = 1;
+	else if (o->backend == RMPI_BACKEND_AUTO && ndev > 0) {
+		use_gpu = set.max_len <= rgpu_rkt_max_len(o->rkt.tau);
+		if (!use_gpu && w->rank == 0 && !o->quiet)
+			rk_log("rkt: reads of %d bp are too long for the GPU kernels at tau=%lld; using the CPU",
+			       set.max_len, (long long)o->rkt.tau);
+	}
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
 	if (!bounds) { rk_log("error: out of memory"); st = RK_ERES; }
-	else rmpi_partition(set.len, set.n, w->size, bounds);
+	else rmpi_partition(set.len, set.n, w->size, use_gpu ? (int32_t)(o->rkt.tau < set.max_len ? o->rkt.tau - 1 : set.max_len) : 0, bounds);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	rkt_opt_t ro = o->rkt;
@@ -172,7 +187,16 @@ rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o)
 	ro.progress = w->rank == 0 && !o->quiet;
 	mine = malloc(sizeof(rkt_cand_t) * (size_t)(hi - lo + 1));
 	if (!mine) { rk_log("error: out of memory"); st = RK_ERES; }
-	else RMPI_FAIL(rkt_candidates(&ro, &set, lo, hi, mine));
+	else if (use_gpu) {
+		rgpu_opt_t go;
+		rgpu_opt_init(&go);
+		go.device = w->local_rank % ndev;
+		go.mem_limit = o->device_memory;
+		go.progress = ro.progress;
+		go.n_threads = ro.n_threads;
+		RMPI_FAIL(rgpu_rkt_candidates(&ro, &set, lo, hi, &go, mine, &gst));
+		if (!st && !o->quiet && rgpu_device_name(go.device, gname, sizeof gname) != RK_OK) snprintf(gname, sizeof gname, "?");
+	} else RMPI_FAIL(rkt_candidates(&ro, &set, lo, hi, mine));
 	if (w->rank == 0) {
 		all = malloc(sizeof(rkt_cand_t) * (size_t)set.n);
 		if (!all && !st) { rk_log("error: out of memory"); st = RK_ERES; }
@@ -191,10 +215,15 @@ rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o)
 			       (long long)o->rkt.tau, (long long)o->rkt.k, (long long)o->rkt.t);
 		if (!st && !o->quiet) {
 			double dt = rk_realtime() - t0, pairs = (double)set.n * (set.n - 1) / 2;
-			rk_log("rkt: %lld reads, %lld bases, %d rank%s, %d thread%s/rank, backend cpu (%s), %.3f s, %.3g read pairs/s, peak RSS %.1f MB",
+			char be[320];
+			if (use_gpu)
+				snprintf(be, sizeof be, "gpu (%s; kernels %.3f s, %lld launch%s, %lld i-chunk%s, %lld j-chunk%s on rank 0)", gname,
+				         gst.kernel_s, (long long)gst.n_launch, gst.n_launch == 1 ? "" : "es", (long long)gst.n_ichunk,
+				         gst.n_ichunk == 1 ? "" : "s", (long long)gst.n_jchunk, gst.n_jchunk == 1 ? "" : "s");
+			else snprintf(be, sizeof be, "cpu (%s)", rkt_simd_name(ro.force_scalar));
+			rk_log("rkt: %lld reads, %lld bases, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g read pairs/s, peak RSS %.1f MB",
 			       (long long)set.n, (long long)set.n_bases, w->size, w->size > 1 ? "s" : "", ro.n_threads,
-			       ro.n_threads > 1 ? "s" : "", rkt_simd_name(ro.force_scalar), dt,
-			       pairs / (dt > 0 ? dt : 1e-9), rk_peak_rss_kb() / 1024.0);
+			       ro.n_threads > 1 ? "s" : "", be, dt, pairs / (dt > 0 ? dt : 1e-9), rk_peak_rss_kb() / 1024.0);
 		}
 	}
 	st = rmpi_agree(w, st);

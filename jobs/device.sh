@@ -1,0 +1,42 @@
+#!/bin/bash
+# One call on a bare GPU machine without htslib (the project's device machine): unpack the
+# carried htslib .deb files (.deps/debs), build into build-gpu, then run the named stages.
+# Shared data is read from .deps/data (a copy of ../shared/data, carried along).
+# Usage: jobs/device.sh STAGE...   stages: unit (test_gpu), gpu (ctest -L gpu), sanitize,
+#        quick (5k timings), bench (jobs/bench-rkt-gpu.sh)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+R=$PWD/.deps/root
+mkdir -p "$R"
+for f in .deps/debs/*.deb; do dpkg -x "$f" "$R"; done
+export LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHARED_DATA=$PWD/.deps/data
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" \
+	-DSHARED_DATA="$SHARED_DATA" > "$OUT/build.log" 2>&1 && cmake --build build-gpu -j16 >> "$OUT/build.log" 2>&1 \
+	|| { tail -30 "$OUT/build.log"; exit 1; }
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+rc=0
+for stage in "$@"; do
+	echo "=== $stage"
+	case $stage in
+	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
+	gpu) (cd build-gpu && ctest -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest-gpu.log" | tail -60) || rc=1 ;;
+	sanitize)
+		head -400 .deps/data/paper-reads/1k.fasta > /tmp/s200.fa
+		for tool in memcheck racecheck; do
+			compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/rktlcs /tmp/s200.fa -k 3 -t 5 -tau 12 \
+				--backend gpu -q > /tmp/san.out 2> "$OUT/sanitize-$tool.log"
+			echo "compute-sanitizer $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool.log" | head -2 | tr '\n' ' ')"
+		done ;;
+	quick)
+		for p in "1 1000 15" "3 1000 15" "10 1000 15" "1 100 30" "3 100 30" "10 100 30"; do
+			set -- $p
+			/usr/bin/time -f '%e s wall' ./build-gpu/rktlcs .deps/data/paper-reads/5k.fasta -k $1 -t $2 -tau $3 -o /tmp/q.tsv 2>&1 \
+				| grep -oE 'kernels [0-9.]+ s|[0-9.]+ s wall' | tr '\n' ' '; echo " 5k k=$1 t=$2 tau=$3 len $(grep -v '^#' /tmp/q.tsv | sed -n 2p | cut -f4)"
+		done ;;
+	bench) bash jobs/bench-rkt-gpu.sh build-gpu 2>&1 | tee "$OUT/bench.log" || rc=1 ;;
+	*) echo "unknown stage $stage"; rc=1 ;;
+	esac
+done
+exit $rc

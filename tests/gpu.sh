@@ -1,0 +1,66 @@
+#!/bin/bash
+# The GPU backend from the command line: byte-identical to the CPU backend on the paper's
+# 1k and 5k reads (all six Table-3 settings, with candidates and occurrences), on real
+# FASTQ with unknown symbols, under mpirun -np 1, 2, 4 sharing one GPU, and with device
+# memory limits that force chunks; a limit too small for one set of reads exits 2.
+# Exit 77 (skipped) without a usable CUDA device.
+set -u
+cli=$1 mpiexec=$2 shared=$3 tmp=$4
+if ! "$cli" --version | grep -q '^gpu: CUDA, [0-9]* device'; then
+	echo "SKIPPED: no usable CUDA device ($("$cli" --version | grep '^gpu'))"; exit 77
+fi
+"$cli" --version
+mkdir -p "$tmp"; rm -f "$tmp"/*
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail=0 pass=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# same input and parameters on both backends: result, candidates and occurrences identical
+both() {  # label, input, args...
+	local lab=$1 in=$2; shift 2
+	"$cli" "$in" "$@" --backend cpu -o "$tmp/cpu.tsv" --candidates "$tmp/cpu_c.tsv" --occurrences -q || { bad "$lab: cpu run failed"; return; }
+	"$cli" "$in" "$@" --backend gpu -o "$tmp/gpu.tsv" --candidates "$tmp/gpu_c.tsv" --occurrences 2> "$tmp/gpu.err" || { bad "$lab: gpu run failed: $(cat "$tmp/gpu.err")"; return; }
+	if cmp -s "$tmp/cpu.tsv" "$tmp/gpu.tsv" && cmp -s "$tmp/cpu_c.tsv" "$tmp/gpu_c.tsv"; then
+		ok "$lab: $(grep -v '^#' "$tmp/gpu.tsv" | sed -n 2p | cut -f1,3-6)   [$(grep -o 'kernels [0-9.]* s' "$tmp/gpu.err")]"
+	else bad "$lab: gpu output differs from cpu"; diff "$tmp/cpu.tsv" "$tmp/gpu.tsv" | head -5; fi
+}
+for f in 1k 5k; do
+	for p in "1 1000 15" "3 1000 15" "10 1000 15" "1 100 30" "3 100 30" "10 100 30"; do
+		set -- $p
+		both "$f k=$1 t=$2 tau=$3" "$shared/paper-reads/$f.fasta" -k $1 -t $2 -tau $3
+	done
+done
+grep -v '^#' "$tmp/gpu.tsv" | sed -n 2p | cut -f4 | grep -qx 42 && ok "5k k=10 t=100 tau=30 gives length 42" || bad "5k k=10 t=100 tau=30: not 42"
+# real FASTQ: 72 bp with N; 100 bp with '.' (the first 4,000 reads); mixed lengths
+both "ERR127302 k=2 t=50 tau=20" "$shared/ERR127302_1_subset.fastq.gz" -k 2 -t 50 -tau 20
+zcat "$shared/multiplex_bad_contam_1.fq.gz" | head -16000 > "$tmp/mplex4k.fq"
+both "multiplex 4k k=3 t=20 tau=15" "$tmp/mplex4k.fq" -k 3 -t 20 -tau 15
+data=$(dirname "$0")/data
+both "mixed.fa k=2 t=3 tau=8" "$data/mixed.fa" -k 2 -t 3 -tau 8
+both "mixed.fa k=40 t=2 tau=1" "$data/mixed.fa" -k 40 -t 2 -tau 1
+# auto picks the GPU
+"$cli" "$shared/paper-reads/1k.fasta" -k 1 -t 5 -tau 20 -o "$tmp/auto.tsv" 2> "$tmp/auto.err"
+grep -q 'backend gpu' "$tmp/auto.err" && ok "--backend auto uses the GPU" || bad "--backend auto did not use the GPU: $(tail -1 "$tmp/auto.err")"
+# device memory limits: chunks give the same output; too small is exit 2 and no output
+"$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 100 -tau 30 --backend cpu -o "$tmp/m_cpu.tsv" --candidates "$tmp/m_cpu_c.tsv" -q
+"$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 100 -tau 30 --backend gpu --device-memory 300K -o "$tmp/m_gpu.tsv" --candidates "$tmp/m_gpu_c.tsv" 2> "$tmp/m.err"
+if cmp -s "$tmp/m_cpu.tsv" "$tmp/m_gpu.tsv" && cmp -s "$tmp/m_cpu_c.tsv" "$tmp/m_gpu_c.tsv"; then ok "--device-memory 300K: $(grep -o '[0-9]* i-chunks, [0-9]* j-chunks' "$tmp/m.err"), same output"
+else bad "--device-memory 300K: output differs ($(tail -1 "$tmp/m.err"))"; fi
+"$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 100 -tau 30 --backend gpu --device-memory 10K -o "$tmp/tiny.tsv" -q 2> "$tmp/tiny.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'too small' "$tmp/tiny.err" && [ ! -e "$tmp/tiny.tsv" ]; then ok "--device-memory 10K: exit 2: $(cat "$tmp/tiny.err")"
+else bad "--device-memory 10K: exit $rc, $(cat "$tmp/tiny.err")"; fi
+# ranks sharing one GPU: identical to np=1 and to the CPU
+for set in "5k:3:1000:15" "1k:10:100:30"; do
+	IFS=: read -r f k t tau <<< "$set"
+	"$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t -tau $tau --backend cpu -o "$tmp/r_cpu.tsv" --candidates "$tmp/r_cpu_c.tsv" --occurrences -q
+	for np in 1 2 4; do
+		timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t -tau $tau --backend gpu \
+			-o "$tmp/r$np.tsv" --candidates "$tmp/r${np}_c.tsv" --occurrences -q
+		rc=$?
+		if [ $rc -eq 0 ] && cmp -s "$tmp/r_cpu.tsv" "$tmp/r$np.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/r${np}_c.tsv"; then ok "mpirun -np $np $f k=$k t=$t tau=$tau on one GPU = cpu"
+		else bad "mpirun -np $np $f k=$k: exit $rc or output differs"; fi
+	done
+done
+echo "gpu_cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,211 @@
+/* GPU Rkt-LCS against the brute force and the CPU backend: 500+ random read sets (every
+ * edge case of test_rkt), rank splits, tiny device-memory limits that force i- and
+ * j-chunks, sets of thousands of reads (several j-sets, mixed lengths), long reads.
+ * Exit 77 (ctest: skipped) when no CUDA device is usable. */
+#include <string.h>
+#include "testutil.h"
+#include "brute.h"
+#include "algo/rkt.h"
+#include "gpu/rgpu.h"
+
+static void build(rio_reads_t *r, int m, char **raw)
+{
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < m; i++) {
+		char name[32], *s = strdup(raw[i]);
+		tu_norm(s);
+		snprintf(name, sizeof name, "r%d", i);
+		rio_reads_push(r, name, s, strlen(s));
+		free(s);
+	}
+}
+
+static int same(const rkt_cand_t *a, const rkt_cand_t *b, int64_t m, const char *what, const char *vs)
+{
+	for (int64_t i = 0; i < m; i++)
+		if (a[i].pos != b[i].pos || a[i].len != b[i].len || a[i].support != b[i].support) {
+			CHECK(0, "%s: read %lld: gpu (%lld,%lld,%lld) %s (%lld,%lld,%lld)", what, (long long)i,
+			      (long long)a[i].pos, (long long)a[i].len, (long long)a[i].support, vs, (long long)b[i].pos,
+			      (long long)b[i].len, (long long)b[i].support);
+			return 0;
+		}
+	return 1;
+}
+
+/* GPU candidates of the whole set, split into `parts` rank ranges, under mem_limit. */
+static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, uint64_t mem_limit, int chunks,
+                    rkt_cand_t *got, const char *what)
+{
+	rkt_opt_t o;
+	rgpu_opt_t g;
+	rkt_opt_init(&o);
+	rgpu_opt_init(&g);
+	o.k = k; o.t = t; o.tau = tau;
+	g.mem_limit = mem_limit;
+	if (chunks) { g.test_chunk_reads = tu_range(1, 3); g.test_chunk_sets = 1; }
+	int64_t lo = 0, m = set->n;
+	for (int p = 0; p < parts; p++) {
+		int64_t hi = p == parts - 1 ? m : lo + tu_range(0, m - lo);
+		rgpu_stats_t st;
+		rk_status_t s = rgpu_rkt_candidates(&o, set, lo, hi, &g, got + lo, &st);
+		CHECK(s == RK_OK, "%s: rgpu_rkt_candidates failed: %s", what, rk_error());
+		lo = hi;
+	}
+}
+
+static void cpu_run(const rkt_set_t *set, long k, long t, long tau, rkt_cand_t *want)
+{
+	rkt_opt_t o;
+	rkt_opt_init(&o);
+	o.k = k; o.t = t; o.tau = tau;
+	CHECK(rkt_candidates(&o, set, 0, set->n, want) == RK_OK, "cpu failed");
+}
+
+static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const char *what)
+{
+	int m = (int)r->n;
+	rkt_set_t set;
+	rkt_set_init(&set, r);
+	rkt_cand_t *got = malloc(sizeof(rkt_cand_t) * m), *want = malloc(sizeof(rkt_cand_t) * m);
+	cpu_run(&set, k, t, tau, want);
+	if (brute) {
+		char **s = malloc(sizeof(char *) * m);
+		long *len = malloc(sizeof(long) * m);
+		bf_cand_t *bf = malloc(sizeof(bf_cand_t) * m);
+		for (int i = 0; i < m; i++) { s[i] = (char *)rio_seq(r, i); len[i] = rio_len(r, i); }
+		bf_candidates(m, s, len, k, t, tau, bf);
+		for (int i = 0; i < m; i++)
+			CHECK(want[i].pos == bf[i].pos && want[i].len == bf[i].len && want[i].support == bf[i].support,
+			      "%s: cpu differs from brute force at read %d", what, i);
+		free(s); free(len); free(bf);
+	}
+	char w[160];
+	/* whole set; rank splits with 1-3 reads per i-chunk and one j-set per j-chunk; a
+	 * device-memory limit that forces chunks through the memory plan itself */
+	gpu_run(&set, k, t, tau, 1, 0, 0, got, what);
+	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, whole)", what, k, t, tau);
+	same(got, want, m, w, "cpu");
+	int parts = (int)tu_range(2, 4);
+	gpu_run(&set, k, t, tau, parts, 0, 1, got, what);
+	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d ranks, 1-3 reads per i-chunk)", what, k, t, tau, parts);
+	same(got, want, m, w, "cpu");
+	uint64_t tiny = (uint64_t)set.max_len * 192 * 4 * 2 + 64 * 1024 + (uint64_t)(m / 1024 + 1) * 13 + 64;
+	tiny += (uint64_t)set.max_len * set.max_len * 4;
+	gpu_run(&set, k, t, tau, 1, tiny, 0, got, what);
+	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %llu-byte device limit)", what, k, t, tau, (unsigned long long)tiny);
+	same(got, want, m, w, "cpu");
+	free(got); free(want);
+	rkt_set_free(&set);
+}
+
+static void random_sets(int n)
+{
+	char *raw[12];
+	for (int i = 0; i < 12; i++) raw[i] = malloc(128);
+	for (int it = 0; it < n; it++) {
+		int m = (int)tu_range(2, 12), alpha = (int)tu_range(2, 4), punk = (int)tu_range(0, 3) * 3;
+		int mixed = it % 3 == 0;
+		long base = tu_range(1, it % 7 == 0 ? 100 : 40);
+		for (int i = 0; i < m; i++) {
+			long l = mixed ? tu_range(1, 40) : base;
+			tu_read(raw[i], l, alpha, punk);
+			if (i > 0 && tu_range(0, 1) && l > 4) {
+				long src = strlen(raw[0]), len = tu_range(1, l < src ? l : src), from = tu_range(0, src - len);
+				memcpy(raw[i] + tu_range(0, l - len), raw[0] + from, (size_t)len);
+			}
+		}
+		long k = tu_range(0, 4), t = tu_range(1, m), tau = tu_range(1, 20);
+		if (it % 10 == 0) k = tu_range(5, 60);
+		if (it % 11 == 0) tau = tu_range(20, 60);
+		if (it % 13 == 0) t = m;
+		if (it % 17 == 0) k = tu_range(100, 5000);  /* more than any read: no limit */
+		rio_reads_t r;
+		build(&r, m, raw);
+		char what[64];
+		snprintf(what, sizeof what, "random set %d", it);
+		compare(&r, k, t, tau, base <= 40, what);
+		rio_reads_free(&r);
+	}
+	for (int i = 0; i < 12; i++) free(raw[i]);
+}
+
+/* Thousands of reads (several j-sets, lanes, words; mixed lengths; duplicates). */
+static void big_sets(void)
+{
+	static const long M[] = { 1100, 2500, 3000 };
+	for (int v = 0; v < 3; v++) {
+		long m = M[v];
+		char **raw = malloc(sizeof(char *) * m), genome[2000];
+		tu_read(genome, 1999, 4, 0);
+		for (long i = 0; i < m; i++) {
+			long l = v == 1 ? 51 : tu_range(5, 70);
+			raw[i] = malloc(l + 1);
+			long from = tu_range(0, 1999 - l);
+			memcpy(raw[i], genome + from, l);
+			raw[i][l] = 0;
+			for (long p = 0; p < l; p++)  /* sequencing errors and a few unknown symbols */
+				if (tu_range(0, 99) < 3) raw[i][p] = "ACGTN"[tu_range(0, 4)];
+		}
+		rio_reads_t r;
+		build(&r, (int)m, raw);
+		compare(&r, v, v == 1 ? 1000 : 40, 12, 0, "big set");
+		compare(&r, 10, 200, 15, 0, "big set k=10");
+		rio_reads_free(&r);
+		for (long i = 0; i < m; i++) free(raw[i]);
+		free(raw);
+	}
+}
+
+static void long_reads(void)
+{
+	long L[6] = { 1000, 300, 600, 60, 200, 1000 };
+	char *raw[6];
+	for (int i = 0; i < 6; i++) { raw[i] = malloc(L[i] + 1); tu_read(raw[i], L[i], 4, 1); }
+	memcpy(raw[3] + 5, raw[0] + 510, 50);
+	memcpy(raw[4] + 20, raw[0] + 505, 150);
+	memcpy(raw[1] + 100, raw[0] + 500, 150);
+	memcpy(raw[2] + 300, raw[0] + 510, 290);
+	memcpy(raw[5], raw[0], 1000);
+	raw[5][400] = raw[5][400] == 'A' ? 'C' : 'A';
+	rio_reads_t r;
+	build(&r, 6, raw);
+	compare(&r, 2, 2, 100, 0, "long reads");
+	compare(&r, 1, 3, 30, 0, "long and short reads");
+	compare(&r, 0, 1, 1, 0, "long reads tau 1");
+	/* longer than the kernels take: a clear error, not a crash */
+	int32_t mx = rgpu_rkt_max_len(1);
+	char *huge = malloc(mx + 2);
+	tu_read(huge, mx + 1, 4, 0);
+	rio_reads_push(&r, "huge", huge, strlen(huge));
+	rkt_set_t set;
+	rkt_set_init(&set, &r);
+	rkt_opt_t o;
+	rgpu_opt_t g;
+	rkt_opt_init(&o); rgpu_opt_init(&g);
+	o.k = 1; o.t = 1; o.tau = 1;
+	rkt_cand_t c[7];
+	CHECK(rgpu_rkt_candidates(&o, &set, 0, 7, &g, c, 0) == RK_ERES && strstr(rk_error(), "--backend cpu"),
+	      "a %d bp read: want a clear error, got '%s'", mx + 1, rk_error());
+	rkt_set_free(&set);
+	free(huge);
+	rio_reads_free(&r);
+	for (int i = 0; i < 6; i++) free(raw[i]);
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 520;
+	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
+	if (rgpu_device_count() == 0) {
+		fprintf(stderr, "test_gpu: SKIPPED: no usable CUDA device (or built without CUDA)\n");
+		return 77;
+	}
+	char name[256];
+	rgpu_device_name(0, name, sizeof name);
+	fprintf(stderr, "test_gpu: device 0 %s, seed %llu, max read length at tau=1: %d\n", name,
+	        (unsigned long long)tu_state, rgpu_rkt_max_len(1));
+	random_sets(n);
+	big_sets();
+	long_reads();
+	return tu_done("test_gpu");
+}
