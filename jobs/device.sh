@@ -21,13 +21,16 @@ for stage in "$@"; do
 	echo "=== $stage"
 	case $stage in
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
-	gpu) (cd build-gpu && ctest -L gpu --output-on-failure 2>&1 | tee "$OUT/ctest-gpu.log" | tail -60) || rc=1 ;;
+	gpu) (cd build-gpu && ctest -L gpu -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
+		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-gpu.log" | sed 's/^[0-9]*: //' | tail -60; [ $r -eq 0 ] || rc=1 ;;
 	sanitize)
 		head -400 .deps/data/paper-reads/1k.fasta > /tmp/s200.fa
 		for tool in memcheck racecheck; do
-			compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/rktlcs /tmp/s200.fa -k 3 -t 5 -tau 12 \
-				--backend gpu -q > /tmp/san.out 2> "$OUT/sanitize-$tool.log"
+			compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$OUT/sanitize-$tool.log" ./build-gpu/rktlcs \
+				/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q
 			echo "compute-sanitizer $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool.log" | head -2 | tr '\n' ' ')"
+			./build-gpu/rktlcs /tmp/s200.fa -k 3 -t 5 -tau 12 --backend cpu --candidates /tmp/san_c2.tsv -o /tmp/san2.tsv -q
+			cmp -s /tmp/san_c.tsv /tmp/san_c2.tsv && echo "  same candidates as the cpu under $tool" || { echo "  DIFFERENT from cpu"; rc=1; }
 		done ;;
 	quick)
 		for p in "1 1000 15" "3 1000 15" "10 1000 15" "1 100 30" "3 100 30" "10 100 30"; do
@@ -35,7 +38,11 @@ for stage in "$@"; do
 			/usr/bin/time -f '%e s wall' ./build-gpu/rktlcs .deps/data/paper-reads/5k.fasta -k $1 -t $2 -tau $3 -o /tmp/q.tsv 2>&1 \
 				| grep -oE 'kernels [0-9.]+ s|[0-9.]+ s wall' | tr '\n' ' '; echo " 5k k=$1 t=$2 tau=$3 len $(grep -v '^#' /tmp/q.tsv | sed -n 2p | cut -f4)"
 		done ;;
-	bench) bash jobs/bench-rkt-gpu.sh build-gpu 2>&1 | tee "$OUT/bench.log" || rc=1 ;;
+	bench) bash jobs/bench-rkt-gpu.sh build-gpu "${BENCH:-paper scale mplex}" 2> "$OUT/bench.err" | tee "$OUT/bench.log" || rc=1 ;;
+	profile)  # one launch of the support kernel under Nsight Compute
+		./build-gpu/tests/rkt_genreads ${PROF_N:-100000} 51 1 > /tmp/prof.fa
+		ncu --launch-count 1 --kernel-name regex:rg_support --metrics ${NCU_METRICS:-sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__thread_inst_executed.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active} \
+			./build-gpu/rktlcs /tmp/prof.fa -k ${PROF_K:-3} -t 1000 -tau 15 --backend gpu -q -o /tmp/prof.tsv 2>&1 | grep -vE '^==PROF==|^\s*$' | tail -25 ;;
 	*) echo "unknown stage $stage"; rc=1 ;;
 	esac
 done

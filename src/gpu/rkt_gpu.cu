@@ -172,7 +172,8 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		CUDA_CHECK_GOTO(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking), done);
 		CUDA_CHECK_GOTO(cudaEventCreate(&d.ev0), done);
 		CUDA_CHECK_GOTO(cudaEventCreate(&d.ev1), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.ne, ne_max ? ne_max : 4), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.ne, ne_max + RG_PAD_ROWS * row_b), done);
+		CUDA_CHECK_GOTO(cudaMemset(d.ne, 0, ne_max + RG_PAD_ROWS * row_b), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jlen, sizeof(int32_t) * (size_t)(pk.n_sets + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jmixed, (size_t)pk.n_sets + 1), done);
@@ -192,6 +193,8 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		rg_kparams_t p;
 		memset(&p, 0, sizeof p);
 		p.jrow = d.jrow; p.jlen = d.jlen; p.jmixed = d.jmixed; p.ne = d.ne; p.codes = d.codes;
+		/* tuning knob for benchmarks: RKTLCS_GPU_CARVEOUT=percent of L1 given to shared memory */
+		p.carveout = getenv("RKTLCS_GPU_CARVEOUT") ? atoi(getenv("RKTLCS_GPU_CARVEOUT")) : -1;
 		p.S = d.S; p.k = k; p.tau = tau; p.lr = lr; p.lpad = lpad; p.tpw = tpw;
 		int64_t total_tasks = 0, done_tasks = 0;
 		for (int64_t r = lo; r < hi; r++) total_tasks += s->len[r] >= tau ? s->len[r] - tau + 1 : 0;

@@ -13,6 +13,7 @@
 #define RG_ROW 192          /* words per row: 6 planes x 32 lanes */
 #define RG_EX_PLANE 5
 #define RG_SET 1024         /* reads per j-set */
+#define RG_PAD_ROWS 8       /* rows after the last j-set: loads of starts past the end (>= RG_Y) */
 
 typedef struct {
 	int64_t code;   /* offset of s_i[x] in the chunk's code bytes */
@@ -36,6 +37,7 @@ typedef struct {
 	int32_t lr;               /* longest l range of a task: Lmax - tau + 1 */
 	int32_t lpad;             /* code bytes per task in shared memory (multiple of 4) */
 	int32_t tpw;              /* tasks per warp */
+	int32_t carveout;         /* shared-memory carveout percent for the launch; < 0: the default */
 } rg_kparams_t;
 
 typedef struct {

@@ -12,6 +12,9 @@
 #include "gpu/rkt_gpu.h"
 
 #define RG_FULL 0xffffffffu
+#ifndef RG_Y
+#define RG_Y 4
+#endif
 
 /* One step: mismatch word m of position row r (lane's word already selected). */
 template <int B, bool MIX>
@@ -28,35 +31,59 @@ __device__ __forceinline__ void rg_step(const uint32_t *r, uint32_t off, uint32_
 	if (MIX) dead |= ~__ldg(r + RG_EX_PLANE * 32);
 }
 
-/* All starts y of one j-set for one task; G[(l - tau) * 32 + lane] collects alive bits. */
+/* All starts y of one j-set for one task; G[(l - tau) * 32 + lane] collects alive bits.
+ * RG_Y starts run side by side through the first tau steps: they share the symbol of s_i
+ * and the address arithmetic (row y+1 is an immediate offset from row y), and give the
+ * scheduler independent work. Starts past the last one begin dead; their loads may touch
+ * up to RG_Y rows past the j-set, which the driver pads. */
 template <int B, bool MIX>
 __device__ void rg_task_set(const uint32_t *rows, const uint8_t *c, int32_t n_i, int32_t ls, int32_t tau,
                             const uint32_t *cinit, uint32_t *G, int lane)
 {
-	for (int32_t y = 0; y + tau <= ls; y++) {
-		const int32_t bound = min(n_i, ls - y);
-		const uint32_t *rp = rows + (int64_t)y * RG_ROW;
-		uint32_t cnt[B > 0 ? B : 1], dead = 0;
+	const int32_t ny = ls - tau + 1;
+	for (int32_t y0 = 0; y0 < ny; y0 += RG_Y) {
+		const uint32_t *rp = rows + (int64_t)y0 * RG_ROW;
+		uint32_t cnt[RG_Y][B > 0 ? B : 1], dead[RG_Y];
 #pragma unroll
-		for (int b = 0; b < B; b++) cnt[b] = cinit[b];
+		for (int q = 0; q < RG_Y; q++) {
+			dead[q] = y0 + q < ny ? 0u : RG_FULL;
+#pragma unroll
+			for (int b = 0; b < B; b++) cnt[q][b] = cinit[b];
+		}
 		int32_t l = 0;
 		bool gone = false;
 		for (; l + 4 <= tau; l += 4) {
-			uint32_t cw = *(const uint32_t *)(c + l);
+			const uint32_t cw = *(const uint32_t *)(c + l);
 #pragma unroll
-			for (int u = 0; u < 4; u++)
-				rg_step<B, MIX>(rp + (l + u) * RG_ROW, (cw >> (8 * u)) & 0xffu, cnt, dead);
-			if (__all_sync(RG_FULL, dead == RG_FULL)) { gone = true; break; }
+			for (int u = 0; u < 4; u++) {
+				const uint32_t *r = rp + (l + u) * RG_ROW + ((cw >> (8 * u)) & 0xffu);
+#pragma unroll
+				for (int q = 0; q < RG_Y; q++) rg_step<B, MIX>(r + q * RG_ROW, 0, cnt[q], dead[q]);
+			}
+			uint32_t all = dead[0];
+#pragma unroll
+			for (int q = 1; q < RG_Y; q++) all &= dead[q];
+			if (__all_sync(RG_FULL, all == RG_FULL)) { gone = true; break; }
 		}
 		if (gone) continue;
-		for (; l < tau; l++) rg_step<B, MIX>(rp + l * RG_ROW, c[l], cnt, dead);
-		if (__all_sync(RG_FULL, dead == RG_FULL)) continue;
-		G[lane] |= ~dead;
-		for (; l < bound; l++) {
-			rg_step<B, MIX>(rp + l * RG_ROW, c[l], cnt, dead);
-			uint32_t alive = ~dead;
-			if (!__any_sync(RG_FULL, alive != 0)) break;
-			G[(l + 1 - tau) * 32 + lane] |= alive;
+		for (; l < tau; l++) {
+			const uint32_t *r = rp + l * RG_ROW + c[l];
+#pragma unroll
+			for (int q = 0; q < RG_Y; q++) rg_step<B, MIX>(r + q * RG_ROW, 0, cnt[q], dead[q]);
+		}
+		/* past tau each start goes on alone, recording its alive reads at every level */
+#pragma unroll
+		for (int q = 0; q < RG_Y; q++) {
+			if (__all_sync(RG_FULL, dead[q] == RG_FULL)) continue;
+			const int32_t bound = min(n_i, ls - (y0 + q));
+			const uint32_t *rq = rp + q * RG_ROW;
+			G[lane] |= ~dead[q];
+			for (int32_t m = tau; m < bound; m++) {
+				rg_step<B, MIX>(rq + m * RG_ROW, c[m], cnt[q], dead[q]);
+				const uint32_t alive = ~dead[q];
+				if (!__any_sync(RG_FULL, alive != 0)) break;
+				G[(m + 1 - tau) * 32 + lane] |= alive;
+			}
 		}
 	}
 }
@@ -130,6 +157,10 @@ static cudaError_t rg_launch_b(const rg_kparams_t *p, int warps, cudaStream_t st
 	size_t sm = rg_smem_bytes(warps, p->lr, p->lpad, p->tpw);
 	cudaError_t e = cudaFuncSetAttribute(rg_support_kernel<B>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sm);
 	if (e != cudaSuccess) return e;
+	if (p->carveout >= 0) {
+		e = cudaFuncSetAttribute(rg_support_kernel<B>, cudaFuncAttributePreferredSharedMemoryCarveout, p->carveout);
+		if (e != cudaSuccess) return e;
+	}
 	int64_t per = (int64_t)warps * p->tpw, nb = (p->n_tasks + per - 1) / per;
 	if (nb <= 0) return cudaSuccess;
 	rg_support_kernel<B><<<(unsigned)nb, warps * 32, sm, st>>>(*p);
