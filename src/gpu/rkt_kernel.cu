@@ -16,7 +16,8 @@
 #define RG_Y 4
 #endif
 
-/* One step: mismatch word m of position row r (lane's word already selected). */
+/* One step at position row r (lane's word already selected): the mismatch word is plane
+ * `off` of the row, the exists plane is plane 5. */
 template <int B, bool MIX>
 __device__ __forceinline__ void rg_step(const uint32_t *r, uint32_t off, uint32_t *cnt, uint32_t &dead)
 {
@@ -56,9 +57,9 @@ __device__ void rg_task_set(const uint32_t *rows, const uint8_t *c, int32_t n_i,
 			const uint32_t cw = *(const uint32_t *)(c + l);
 #pragma unroll
 			for (int u = 0; u < 4; u++) {
-				const uint32_t *r = rp + (l + u) * RG_ROW + ((cw >> (8 * u)) & 0xffu);
+				const uint32_t *r = rp + (l + u) * RG_ROW, off = (cw >> (8 * u)) & 0xffu;
 #pragma unroll
-				for (int q = 0; q < RG_Y; q++) rg_step<B, MIX>(r + q * RG_ROW, 0, cnt[q], dead[q]);
+				for (int q = 0; q < RG_Y; q++) rg_step<B, MIX>(r + q * RG_ROW, off, cnt[q], dead[q]);
 			}
 			uint32_t all = dead[0];
 #pragma unroll
@@ -67,9 +68,9 @@ __device__ void rg_task_set(const uint32_t *rows, const uint8_t *c, int32_t n_i,
 		}
 		if (gone) continue;
 		for (; l < tau; l++) {
-			const uint32_t *r = rp + l * RG_ROW + c[l];
+			const uint32_t *r = rp + l * RG_ROW;
 #pragma unroll
-			for (int q = 0; q < RG_Y; q++) rg_step<B, MIX>(r + q * RG_ROW, 0, cnt[q], dead[q]);
+			for (int q = 0; q < RG_Y; q++) rg_step<B, MIX>(r + q * RG_ROW, c[l], cnt[q], dead[q]);
 		}
 		/* past tau each start goes on alone, recording its alive reads at every level */
 #pragma unroll
