@@ -40,9 +40,10 @@ for stage in "$@"; do
 		done ;;
 	bench) bash jobs/bench-rkt-gpu.sh build-gpu "${BENCH:-paper scale mplex}" 2> "$OUT/bench.err" | tee "$OUT/bench.log" || rc=1 ;;
 	profile)  # one launch of the support kernel under Nsight Compute
-		./build-gpu/tests/rkt_genreads ${PROF_N:-100000} 51 1 > /tmp/prof.fa
+		f=${PROF_FILE:-/tmp/prof.fa}
+		[ -n "${PROF_FILE:-}" ] || ./build-gpu/tests/rkt_genreads ${PROF_N:-100000} 51 1 > /tmp/prof.fa
 		ncu --launch-count 1 --kernel-name regex:rg_support --metrics ${NCU_METRICS:-sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__thread_inst_executed.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active} \
-			./build-gpu/rktlcs /tmp/prof.fa -k ${PROF_K:-3} -t 1000 -tau 15 --backend gpu -q -o /tmp/prof.tsv 2>&1 | grep -vE '^==PROF==|^\s*$' | tail -25 ;;
+			./build-gpu/rktlcs "$f" -k ${PROF_K:-3} -t 1000 -tau 15 --backend gpu -q -o /tmp/prof.tsv 2>&1 | grep -vE '^==PROF==|^\s*$' | tail -25 ;;
 	*) echo "unknown stage $stage"; rc=1 ;;
 	esac
 done
