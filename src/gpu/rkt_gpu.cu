@@ -138,7 +138,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 			       (!g->test_chunk_sets || e - q < g->test_chunk_sets)) e++;
 			if (e == q) {
 				st = RK_ERES;
-				rk_set_error("device memory limit of %.1f MB is too small for one set of reads (%.1f MB)",
+				rk_set_error("device memory limit of %.3g MB is too small for one set of 1024 reads (%.3g MB); raise --device-memory",
 				             budget / 1e6, (double)(pk.jrow[q + 1] - pk.jrow[q]) * row_b / 1e6);
 				goto done;
 			}
@@ -158,7 +158,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 			}
 			if (b == a) {
 				st = RK_ERES;
-				rk_set_error("device memory limit of %.1f MB is too small for read %lld", budget / 1e6, (long long)a + 1);
+				rk_set_error("device memory limit of %.3g MB is too small for read %lld; raise --device-memory", budget / 1e6, (long long)a + 1);
 				goto done;
 			}
 			if (s->off[b] - s->off[a] > code_max) code_max = s->off[b] - s->off[a];
