@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "[rktlcs] error: %s\n", rk_error());
 		return 2;
 	}
-	st = rmpi_run_rkt(&w, &o);
+	st = o.mode == RMPI_MODE_HAMMING ? rmpi_run_ham(&w, &o) : rmpi_run_rkt(&w, &o);
 	rmpi_finalize(&w);
 	return rk_exit_code(st);
 }

@@ -61,4 +61,44 @@ void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b
 int rkt_simd_level(void);
 const char *rkt_simd_name(int force_scalar);
 
+/* ---- hamming mode (SPEC section 4): snp-dists distances on bit-sliced columns ---- */
+
+typedef struct {
+	int all;         /* -a: every differing position counts (else: both A/C/G/T and different) */
+	int n_threads;
+	uint32_t cap;    /* -x: values capped at cap; 0: no cap */
+} rkt_ham_opt_t;
+
+void rkt_ham_opt_init(rkt_ham_opt_t *o);
+
+/* Sequences reduced to their informative columns (a column where no pair can differ is
+ * dropped), bit-sliced: per sequence `planes` bit planes of `words` 64-bit words (the
+ * symbol code), then a validity plane (A/C/G/T) unless o.all. Padding bits are equal. */
+typedef struct {
+	int64_t n, len, n_cols, words;
+	int planes, valid;
+	int64_t stride;     /* words per sequence */
+	uint64_t *bits;
+} rkt_ham_set_t;
+
+/* All reads must have one length (the caller checks and names the record). */
+rk_status_t rkt_ham_set_init(rkt_ham_set_t *h, const rio_reads_t *r, const rkt_ham_opt_t *o);
+void rkt_ham_set_free(rkt_ham_set_t *h);
+
+/* Distance of one pair; stops counting early once above `stop` (then any value > stop). */
+uint32_t rkt_ham_dist(const rkt_ham_set_t *h, int64_t i, int64_t j, uint32_t stop);
+
+/* Distances of rows [r0, r1) x columns [c0, c1) into out[(i - r0) * ld + (j - c0)], capped. */
+void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+                   uint32_t *out, int64_t ld);
+
+typedef struct {
+	int32_t i, j;
+	uint32_t d;
+} rkt_ham_pair_t;
+
+/* Pairs i in [r0, r1), j > i, with distance <= maxd (capped value), sorted by (i, j). */
+rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
+                          rkt_ham_pair_t **pairs, int64_t *n_pairs);
+
 #endif

@@ -36,6 +36,7 @@ struct rio_file_s {
 	int64_t rec;       /* records read so far */
 	char *path;
 	kstring_t name;
+	const uint8_t *norm;  /* rio_norm, or rio_norm_keep with case kept */
 };
 
 const uint8_t rio_code[256] = {
@@ -45,15 +46,26 @@ const uint8_t rio_code[256] = {
 	['U' ... 255] = 4,
 };
 
-/* Normalization: upper case, U->T, '.', '-', '*' kept; 0 marks an illegal byte. */
-static uint8_t rio_norm[256];
+/* Normalization: upper case, U->T, '.', '-', '*' kept; 0 marks an illegal byte.
+ * rio_norm_keep keeps the case (U->T, u->t) for modes that compare case (hamming -k). */
+static uint8_t rio_norm[256], rio_norm_keep[256];
 
 static void rio_norm_init(void)
 {
 	if (rio_norm['A']) return;
-	for (int c = 'A'; c <= 'Z'; c++) rio_norm[c] = rio_norm[c + 32] = (uint8_t)c;
+	for (int c = 'A'; c <= 'Z'; c++) {
+		rio_norm[c] = rio_norm[c + 32] = (uint8_t)c;
+		rio_norm_keep[c] = (uint8_t)c; rio_norm_keep[c + 32] = (uint8_t)(c + 32);
+	}
 	rio_norm['U'] = rio_norm['u'] = 'T';
-	rio_norm['.'] = '.'; rio_norm['-'] = '-'; rio_norm['*'] = '*';
+	rio_norm_keep['U'] = 'T'; rio_norm_keep['u'] = 't';
+	rio_norm['.'] = rio_norm_keep['.'] = '.'; rio_norm['-'] = rio_norm_keep['-'] = '-';
+	rio_norm['*'] = rio_norm_keep['*'] = '*';
+}
+
+void rio_keep_case(rio_file_t *f, int keep)
+{
+	f->norm = keep ? rio_norm_keep : rio_norm;
 }
 
 rio_file_t *rio_open(const char *path)
@@ -63,6 +75,7 @@ rio_file_t *rio_open(const char *path)
 	rio_file_t *f = calloc(1, sizeof *f);
 	if (!f) { rk_set_error("out of memory"); return 0; }
 	f->path = strdup(path);
+	f->norm = rio_norm;
 	f->src.fp = bgzf_open(path, "r");
 	if (!f->src.fp) {
 		rk_set_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
@@ -162,7 +175,7 @@ static rk_status_t rio_add_seq(rio_file_t *f, rio_reads_t *r)
 	const uint8_t *s = (const uint8_t *)f->line.s;
 	char *d = r->seq + so;
 	for (size_t i = 0; i < l; i++) {
-		uint8_t c = rio_norm[s[i]];
+		uint8_t c = f->norm[s[i]];
 		if (!c) {
 			if (isprint(s[i])) RIO_FAIL("illegal character '%c' in sequence", s[i]);
 			RIO_FAIL("illegal byte 0x%02x in sequence", s[i]);
@@ -270,10 +283,16 @@ rk_status_t rio_read_batch(rio_file_t *f, rio_reads_t *r, int64_t max_bases, int
 
 rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 {
+	return rio_read_all_case(path, r, 0);
+}
+
+rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
+{
 	int eof = 0;
 	memset(r, 0, sizeof *r);
 	rio_file_t *f = rio_open(path);
 	if (!f) return RK_EIO;
+	rio_keep_case(f, keep_case);
 	rk_status_t st = rio_read_batch(f, r, 0, &eof);
 	rio_close(f);
 	if (st) rio_reads_free(r);

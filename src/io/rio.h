@@ -32,9 +32,12 @@ rio_file_t *rio_open(const char *path);
  * Returns RK_OK (check r->n for progress), or RK_EINPUT with "FILE: record N (NAME): why". */
 rk_status_t rio_read_batch(rio_file_t *f, rio_reads_t *r, int64_t max_bases, int *eof);
 void rio_close(rio_file_t *f);
+/* Keep the case of letters (U->T and u->t still apply); default: upper-case. */
+void rio_keep_case(rio_file_t *f, int keep);
 
 /* Whole file; an empty file (no records) is an error. */
 rk_status_t rio_read_all(const char *path, rio_reads_t *r);
+rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case);
 void rio_reads_free(rio_reads_t *r);
 /* Append one read (already normalized) - used to build read sets in memory. */
 rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, size_t len);

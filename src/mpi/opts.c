@@ -12,12 +12,42 @@ void rmpi_opt_init(rmpi_opt_t *o)
 	o->format = RMPI_FMT_TSV;
 	o->backend = RMPI_BACKEND_AUTO;
 	rkt_opt_init(&o->rkt);
+	o->ham_max_dist = -1;
 }
 
 static const char *rmpi_mode_name[] = { "rkt", "hamming", "lev", "lcs" };
 
 void rmpi_usage(FILE *fp, rmpi_mode_t mode)
 {
+	if (mode == RMPI_MODE_HAMMING) {
+		fprintf(fp,
+"rktlcs hamming %s - pairwise SNP / Hamming distances (snp-dists compatible)\n"
+"\n"
+"Usage: rktlcs hamming [options] SEQS       (equal-length FASTA/FASTQ, plain/gzip, '-' = stdin)\n"
+"       mpirun -np N rktlcs hamming [options] SEQS\n"
+"\n"
+"Distances:\n"
+"  -a                      count every differing position [only A/C/G/T vs A/C/G/T]\n"
+"  -k                      keep case (lowercase counts as unknown without -a)\n"
+"  -x INT                  cap values at INT\n"
+"Output (TSV matrix, top-left cell 'rktlcs-hamming'):\n"
+"  -b                      blank top-left cell\n"
+"  -c                      comma-separated\n"
+"  -m                      long format: name1 name2 dist, all ordered pairs\n"
+"  -L                      lower triangle only\n"
+"      --max-dist INT      long format of the pairs i < j with dist <= INT (sparse, scales)\n"
+"  -o, --output FILE       write to FILE [stdout]\n"
+"      --format tsv|json   output format [tsv]\n"
+"Resources:\n"
+"      --threads INT       CPU threads per rank [cores / ranks on the node]\n"
+"      --backend B         cpu, gpu or auto [auto]\n"
+"      --device-memory SZ  cap on device memory per rank\n"
+"  -q, --quiet             no progress or summary on stderr\n"
+"  -h, --help              this help;  --version  print the version\n"
+"\n"
+"Exit status: 0 success, 1 bad input or usage, 2 resource failure.\n", RKTLCS_VERSION);
+		return;
+	}
 	if (mode != RMPI_MODE_RKT) {
 		fprintf(fp, "Usage: rktlcs %s [options] ...\n\nThe %s mode is not implemented in this version.\n",
 		        rmpi_mode_name[mode], rmpi_mode_name[mode]);
@@ -87,6 +117,20 @@ rk_status_t rmpi_parse(rmpi_opt_t *o, int argc, char **argv)
 		if (a[1] == '-' && eq) { *eq = 0; val = a + (eq - name) + 1; }
 #define TAKE() (val ? val : (i + 1 < argc ? argv[++i] : NULL))
 		int64_t x;
+		if (o->mode == RMPI_MODE_HAMMING && (!strcmp(name, "-a") || !strcmp(name, "-k") || !strcmp(name, "-b") ||
+		    !strcmp(name, "-c") || !strcmp(name, "-m") || !strcmp(name, "-L") || !strcmp(name, "-x") || !strcmp(name, "--max-dist"))) {
+			switch (name[1]) {  /* snp-dists letters */
+			case 'a': o->ham_all = 1; break;
+			case 'k': o->ham_keep_case = 1; break;
+			case 'b': o->ham_blank = 1; break;
+			case 'c': o->ham_csv = 1; break;
+			case 'm': o->ham_molten = 1; break;
+			case 'L': o->ham_lower = 1; break;
+			case 'x': if (rmpi_int(name, TAKE(), 1, &o->ham_cap) || o->ham_cap > UINT32_MAX - 1) return RK_EINPUT; break;
+			default: if (rmpi_int(name, TAKE(), 0, &o->ham_max_dist) || o->ham_max_dist > UINT32_MAX - 1) return RK_EINPUT;
+			}
+			continue;
+		}
 		if (!strcmp(name, "-h") || !strcmp(name, "--help")) o->help = 1;
 		else if (!strcmp(name, "--version") || !strcmp(name, "-V")) o->version = 1;
 		else if (!strcmp(name, "-k") || !strcmp(name, "--mismatches")) { if (rmpi_int(name, TAKE(), 0, &o->rkt.k)) return RK_EINPUT; }
@@ -127,6 +171,18 @@ noval:
 #undef TAKE
 	}
 	if (o->help || o->version) return RK_OK;
+	if (o->mode == RMPI_MODE_HAMMING) {
+		if (!o->input) { rk_set_error("no input file given (see rktlcs hamming --help)"); return RK_EINPUT; }
+		if (o->candidates || o->occurrences || o->rkt.k >= 0 || o->rkt.t >= 1 || o->rkt.tau >= 1) {
+			rk_set_error("--mismatches, -t, -tau, --candidates and --occurrences belong to the rkt mode");
+			return RK_EINPUT;
+		}
+		if (o->ham_max_dist >= 0 && (o->ham_molten || o->ham_lower)) {
+			rk_set_error("--max-dist writes pairs; it does not combine with -m or -L");
+			return RK_EINPUT;
+		}
+		return RK_OK;
+	}
 	if (o->mode != RMPI_MODE_RKT) {
 		rk_set_error("the %s mode is not yet implemented in this version", rmpi_mode_name[o->mode]);
 		return RK_EINPUT;

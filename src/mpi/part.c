@@ -15,3 +15,17 @@ void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64
 	}
 	bounds[parts] = n;
 }
+
+void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds)
+{
+	/* rows before i cost i*n - i(i-1)/2; pick the first row whose prefix reaches p/parts */
+	double tot = (double)n * (n + 1) / 2;
+	int64_t i = 0;
+	bounds[0] = 0;
+	for (int p = 1; p < parts; p++) {
+		double goal = tot * p / parts;
+		while (i < n && (double)i * n - (double)i * (i - 1) / 2 < goal) i++;
+		bounds[p] = i;
+	}
+	bounds[parts] = n;
+}

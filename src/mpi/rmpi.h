@@ -23,6 +23,10 @@ typedef struct {
 	int quiet, occurrences;
 	int help, version;
 	rkt_opt_t rkt;
+	/* hamming */
+	int ham_all, ham_keep_case, ham_blank, ham_csv, ham_molten, ham_lower;
+	int64_t ham_cap;       /* -x; 0: none */
+	int64_t ham_max_dist;  /* --max-dist; -1: matrix output */
 } rmpi_opt_t;
 
 void rmpi_opt_init(rmpi_opt_t *o);
@@ -50,7 +54,17 @@ rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r);
  * part p owns [bounds[p], bounds[p+1]). */
 void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64_t *bounds);
 
+/* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost. */
+void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds);
+
 /* Run a mode; returns the status for the exit code (already agreed across ranks). */
 rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o);
+rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o);
+
+/* hamming output (rank 0): the N x N matrix (full, or lower with -L), all ordered pairs
+ * (-m), or the sparse pairs i < j within --max-dist. Names are the records' names. */
+rk_status_t rmpi_ham_write_matrix(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const uint32_t *M, int n_threads);
+rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const rkt_ham_pair_t *p, int64_t n,
+                                 int first, int last);
 
 #endif

@@ -1,0 +1,238 @@
+/* hamming mode: informative columns, bit-sliced, popcount in cache-sized tiles.
+ *
+ * Default rule (snp-dists): a position counts iff both symbols are A/C/G/T and differ.
+ * With 2 code planes (hi, lo) and a validity plane v per sequence, a 64-column word costs
+ * popcount(((hi_a ^ hi_b) | (lo_a ^ lo_b)) & v_a & v_b). With -a every differing symbol
+ * counts: the symbols present get codes 0..S-1 on ceil(log2 S) planes and the distance is
+ * the popcount of the OR of the plane XORs. Columns where no two countable symbols differ
+ * are dropped first: real alignments are mostly invariant. */
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "algo/rkt.h"
+
+void rkt_ham_opt_init(rkt_ham_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+void rkt_ham_set_free(rkt_ham_set_t *h)
+{
+	free(h->bits);
+	memset(h, 0, sizeof *h);
+}
+
+static int ham_is_base(uint8_t c) { return c == 'A' || c == 'C' || c == 'G' || c == 'T'; }
+
+rk_status_t rkt_ham_set_init(rkt_ham_set_t *h, const rio_reads_t *r, const rkt_ham_opt_t *o)
+{
+	memset(h, 0, sizeof *h);
+	int64_t n = r->n, L = n ? rio_len(r, 0) : 0;
+	h->n = n; h->len = L;
+	/* symbol codes: -a: every symbol present; default: A C G T */
+	int code[256], S = 0;
+	for (int c = 0; c < 256; c++) code[c] = -1;
+	uint8_t seen[256] = { 0 };
+	if (o->all) {
+		for (int64_t i = 0; i < n; i++) {
+			const uint8_t *s = (const uint8_t *)rio_seq(r, i);
+			for (int64_t p = 0; p < L; p++) seen[s[p]] = 1;
+		}
+		for (int c = 0; c < 256; c++) if (seen[c]) code[c] = S++;
+	} else {
+		code['A'] = 0; code['C'] = 1; code['G'] = 2; code['T'] = 3;
+		S = 4;
+	}
+	int planes = 0;
+	while ((1 << planes) < S) planes++;
+	if (planes == 0) planes = 1;
+	/* informative columns: two different countable symbols somewhere in the column */
+	uint8_t *keep = calloc((size_t)L + 1, 1);
+	int64_t *col = malloc(sizeof(int64_t) * (size_t)(L + 1));
+	if (!keep || !col) { free(keep); free(col); rk_set_error("out of memory"); return RK_ERES; }
+	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
+#pragma omp parallel for num_threads(nth) schedule(static)
+	for (int64_t p = 0; p < L; p++) {
+		int first = -1;
+		for (int64_t i = 0; i < n && !keep[p]; i++) {
+			uint8_t c = (uint8_t)rio_seq(r, i)[p];
+			if (!o->all && !ham_is_base(c)) continue;
+			if (first < 0) first = c;
+			else if (c != first) keep[p] = 1;
+		}
+	}
+	int64_t nc = 0;
+	for (int64_t p = 0; p < L; p++) if (keep[p]) col[nc++] = p;
+	h->n_cols = nc;
+	h->words = (nc + 63) / 64;
+	h->planes = planes;
+	h->valid = !o->all;
+	h->stride = h->words * (planes + h->valid);
+	h->bits = calloc((size_t)(h->stride * n) + 1, sizeof(uint64_t));
+	if (!h->bits) { free(keep); free(col); rk_set_error("out of memory: %.2f GB for the bit planes", h->stride * n * 8.0 / 1e9); return RK_ERES; }
+#pragma omp parallel for num_threads(nth) schedule(static)
+	for (int64_t i = 0; i < n; i++) {
+		const uint8_t *s = (const uint8_t *)rio_seq(r, i);
+		uint64_t *b = h->bits + i * h->stride;
+		for (int64_t q = 0; q < nc; q++) {
+			int c = code[s[col[q]]];
+			uint64_t bit = 1ull << (q & 63);
+			int64_t w = q >> 6;
+			if (c < 0) continue;  /* default rule: not a base; codes and validity stay 0 */
+			for (int pl = 0; pl < planes; pl++)
+				if (c >> pl & 1) b[pl * h->words + w] |= bit;
+			if (h->valid) b[planes * h->words + w] |= bit;
+		}
+	}
+	free(keep); free(col);
+	return RK_OK;
+}
+
+/* The pair loops, compiled twice: with AVX-512 VPOPCNTDQ (vectorized popcount) and plain. */
+#define HAM_FUNCS(SFX, ATTR) \
+ATTR static uint32_t ham_dflt_##SFX(const uint64_t *a, const uint64_t *b, int64_t W, uint32_t stop) \
+{ \
+	uint32_t s = 0; \
+	for (int64_t w0 = 0; w0 < W; w0 += 32) { \
+		int64_t e = w0 + 32 < W ? w0 + 32 : W; \
+		uint64_t acc = 0; \
+		for (int64_t w = w0; w < e; w++) \
+			acc += (uint64_t)__builtin_popcountll(((a[w] ^ b[w]) | (a[W + w] ^ b[W + w])) & a[2 * W + w] & b[2 * W + w]); \
+		s += (uint32_t)acc; \
+		if (s > stop) return s; \
+	} \
+	return s; \
+} \
+ATTR static uint32_t ham_all_##SFX(const uint64_t *a, const uint64_t *b, int64_t W, int P, uint32_t stop) \
+{ \
+	uint32_t s = 0; \
+	for (int64_t w0 = 0; w0 < W; w0 += 32) { \
+		int64_t e = w0 + 32 < W ? w0 + 32 : W; \
+		uint64_t acc = 0; \
+		for (int64_t w = w0; w < e; w++) { \
+			uint64_t x = 0; \
+			for (int p = 0; p < P; p++) x |= a[p * W + w] ^ b[p * W + w]; \
+			acc += (uint64_t)__builtin_popcountll(x); \
+		} \
+		s += (uint32_t)acc; \
+		if (s > stop) return s; \
+	} \
+	return s; \
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+HAM_FUNCS(v512, __attribute__((target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,popcnt"))))
+#define HAM_HAVE_V512 1
+#endif
+HAM_FUNCS(plain, )
+
+static int ham_v512(void)
+{
+#ifdef HAM_HAVE_V512
+	static int v = -1;
+	if (v < 0) {
+		__builtin_cpu_init();
+		v = __builtin_cpu_supports("avx512vpopcntdq") && !getenv("RKTLCS_SIMD_NOPOPCNT");
+	}
+	return v;
+#else
+	return 0;
+#endif
+}
+
+uint32_t rkt_ham_dist(const rkt_ham_set_t *h, int64_t i, int64_t j, uint32_t stop)
+{
+	const uint64_t *a = h->bits + i * h->stride, *b = h->bits + j * h->stride;
+#ifdef HAM_HAVE_V512
+	if (ham_v512())
+		return h->valid ? ham_dflt_v512(a, b, h->words, stop) : ham_all_v512(a, b, h->words, h->planes, stop);
+#endif
+	return h->valid ? ham_dflt_plain(a, b, h->words, stop) : ham_all_plain(a, b, h->words, h->planes, stop);
+}
+
+#define HAM_TILE 32  /* 32 x 32 sequences: both tiles' planes stay in L2 */
+
+void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+                   uint32_t *out, int64_t ld)
+{
+	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
+	int64_t tr = (r1 - r0 + HAM_TILE - 1) / HAM_TILE, tc = (c1 - c0 + HAM_TILE - 1) / HAM_TILE;
+	uint32_t stop = o->cap ? o->cap : UINT32_MAX;
+#pragma omp parallel for num_threads(nth) schedule(dynamic, 1) collapse(2)
+	for (int64_t a = 0; a < tr; a++)
+		for (int64_t b = 0; b < tc; b++) {
+			int64_t i0 = r0 + a * HAM_TILE, j0 = c0 + b * HAM_TILE;
+			int64_t i1 = i0 + HAM_TILE < r1 ? i0 + HAM_TILE : r1, j1 = j0 + HAM_TILE < c1 ? j0 + HAM_TILE : c1;
+			for (int64_t i = i0; i < i1; i++)
+				for (int64_t j = j0; j < j1; j++) {
+					uint32_t d = i == j ? 0 : rkt_ham_dist(h, i, j, stop);
+					out[(i - r0) * ld + (j - c0)] = o->cap && d > o->cap ? o->cap : d;
+				}
+		}
+}
+
+static int ham_pair_cmp(const void *x, const void *y)
+{
+	const rkt_ham_pair_t *a = x, *b = y;
+	if (a->i != b->i) return a->i < b->i ? -1 : 1;
+	return (a->j > b->j) - (a->j < b->j);
+}
+
+rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
+                          rkt_ham_pair_t **pairs, int64_t *n_pairs)
+{
+	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
+	int64_t n = h->n, tr = (r1 - r0 + HAM_TILE - 1) / HAM_TILE, tc = (n + HAM_TILE - 1) / HAM_TILE;
+	rkt_ham_pair_t *all = 0;
+	int64_t n_all = 0, m_all = 0;
+	int fail = 0;
+	/* a pair is kept iff its capped value is <= maxd: with cap <= maxd every pair is */
+	uint32_t stop = o->cap && o->cap <= maxd ? o->cap : maxd;
+#pragma omp parallel num_threads(nth)
+	{
+		rkt_ham_pair_t *v = 0;
+		int64_t nv = 0, mv = 0;
+#pragma omp for schedule(dynamic, 1) collapse(2) nowait
+		for (int64_t a = 0; a < tr; a++)
+			for (int64_t b = 0; b < tc; b++) {
+				int64_t i0 = r0 + a * HAM_TILE, j0 = b * HAM_TILE;
+				int64_t i1 = i0 + HAM_TILE < r1 ? i0 + HAM_TILE : r1, j1 = j0 + HAM_TILE < n ? j0 + HAM_TILE : n;
+				if (j1 <= i0 + 1) continue;  /* tile below the diagonal */
+				for (int64_t i = i0; i < i1; i++)
+					for (int64_t j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) {
+						uint32_t d = rkt_ham_dist(h, i, j, stop);
+						if (o->cap && d > o->cap) d = o->cap;
+						if (d > maxd) continue;
+						if (nv == mv) {
+							mv = mv ? mv * 2 : 1024;
+							rkt_ham_pair_t *t = realloc(v, sizeof *v * (size_t)mv);
+							if (!t) {
+#pragma omp atomic write
+								fail = 1;
+								nv = 0;
+								continue;
+							}
+							v = t;
+						}
+						v[nv].i = (int32_t)i; v[nv].j = (int32_t)j; v[nv].d = d;
+						nv++;
+					}
+			}
+#pragma omp critical
+		{
+			if (!fail && n_all + nv > m_all) {
+				int64_t m = (n_all + nv) * 2;
+				rkt_ham_pair_t *t = realloc(all, sizeof *all * (size_t)(m ? m : 1));
+				if (!t) fail = 1;
+				else { all = t; m_all = m; }
+			}
+			if (!fail && nv) { memcpy(all + n_all, v, sizeof *v * (size_t)nv); n_all += nv; }
+		}
+		free(v);
+	}
+	if (fail) { free(all); rk_set_error("out of memory for the pairs within --max-dist"); return RK_ERES; }
+	qsort(all, (size_t)n_all, sizeof *all, ham_pair_cmp);
+	*pairs = all;
+	*n_pairs = n_all;
+	return RK_OK;
+}
