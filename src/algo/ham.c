@@ -46,21 +46,27 @@ rk_status_t rkt_ham_set_init(rkt_ham_set_t *h, const rio_reads_t *r, const rkt_h
 	int planes = 0;
 	while ((1 << planes) < S) planes++;
 	if (planes == 0) planes = 1;
-	/* informative columns: two different countable symbols somewhere in the column */
-	uint8_t *keep = calloc((size_t)L + 1, 1);
+	/* informative columns: two different countable symbols somewhere in the column. Threads
+	 * take column ranges and read each sequence's slice of it, so memory is read in order. */
+	uint8_t *keep = calloc((size_t)L + 1, 1), *first = malloc((size_t)L + 1);
 	int64_t *col = malloc(sizeof(int64_t) * (size_t)(L + 1));
-	if (!keep || !col) { free(keep); free(col); rk_set_error("out of memory"); return RK_ERES; }
+	if (!keep || !col || !first) { free(keep); free(col); free(first); rk_set_error("out of memory"); return RK_ERES; }
+	memset(first, 0, (size_t)L + 1);  /* 0: no countable symbol yet (symbols are never NUL) */
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(nth) schedule(static)
-	for (int64_t p = 0; p < L; p++) {
-		int first = -1;
-		for (int64_t i = 0; i < n && !keep[p]; i++) {
-			uint8_t c = (uint8_t)rio_seq(r, i)[p];
-			if (!o->all && !ham_is_base(c)) continue;
-			if (first < 0) first = c;
-			else if (c != first) keep[p] = 1;
+	for (int64_t p0 = 0; p0 < L; p0 += 4096) {
+		int64_t p1 = p0 + 4096 < L ? p0 + 4096 : L;
+		for (int64_t i = 0; i < n; i++) {
+			const uint8_t *s = (const uint8_t *)rio_seq(r, i);
+			for (int64_t p = p0; p < p1; p++) {
+				uint8_t c = s[p];
+				if (!o->all && !ham_is_base(c)) continue;
+				if (!first[p]) first[p] = c;
+				else if (c != first[p]) keep[p] = 1;
+			}
 		}
 	}
+	free(first);
 	int64_t nc = 0;
 	for (int64_t p = 0; p < L; p++) if (keep[p]) col[nc++] = p;
 	h->n_cols = nc;
@@ -153,7 +159,7 @@ uint32_t rkt_ham_dist(const rkt_ham_set_t *h, int64_t i, int64_t j, uint32_t sto
 #define HAM_TILE 32  /* 32 x 32 sequences: both tiles' planes stay in L2 */
 
 void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
-                   uint32_t *out, int64_t ld)
+                   int upper, uint32_t *out, int64_t ld)
 {
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
 	int64_t tr = (r1 - r0 + HAM_TILE - 1) / HAM_TILE, tc = (c1 - c0 + HAM_TILE - 1) / HAM_TILE;
@@ -163,8 +169,9 @@ void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, i
 		for (int64_t b = 0; b < tc; b++) {
 			int64_t i0 = r0 + a * HAM_TILE, j0 = c0 + b * HAM_TILE;
 			int64_t i1 = i0 + HAM_TILE < r1 ? i0 + HAM_TILE : r1, j1 = j0 + HAM_TILE < c1 ? j0 + HAM_TILE : c1;
+			if (upper && j1 <= i0) continue;
 			for (int64_t i = i0; i < i1; i++)
-				for (int64_t j = j0; j < j1; j++) {
+				for (int64_t j = upper && j0 < i ? i : j0; j < j1; j++) {
 					uint32_t d = i == j ? 0 : rkt_ham_dist(h, i, j, stop);
 					out[(i - r0) * ld + (j - c0)] = o->cap && d > o->cap ? o->cap : d;
 				}

@@ -88,9 +88,10 @@ void rkt_ham_set_free(rkt_ham_set_t *h);
 /* Distance of one pair; stops counting early once above `stop` (then any value > stop). */
 uint32_t rkt_ham_dist(const rkt_ham_set_t *h, int64_t i, int64_t j, uint32_t stop);
 
-/* Distances of rows [r0, r1) x columns [c0, c1) into out[(i - r0) * ld + (j - c0)], capped. */
+/* Distances of rows [r0, r1) x columns [c0, c1) into out[(i - r0) * ld + (j - c0)], capped;
+ * with upper, only j >= i is written. */
 void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
-                   uint32_t *out, int64_t ld);
+                   int upper, uint32_t *out, int64_t ld);
 
 typedef struct {
 	int32_t i, j;

@@ -32,12 +32,30 @@ static void hb_chr(ham_buf_t *b, char c)
 	b->s[b->l++] = c;
 }
 
+static char hb_dig[10000][4];  /* "0".."9999", not NUL-terminated; lengths in hb_dlen */
+static uint8_t hb_dlen[10000];
+
+static void hb_init(void)
+{
+	if (hb_dlen[0]) return;
+	for (int v = 0; v < 10000; v++) {
+		char t[8];
+		hb_dlen[v] = (uint8_t)snprintf(t, sizeof t, "%d", v);
+		memcpy(hb_dig[v], t, hb_dlen[v]);
+	}
+}
+
 static void hb_u32(ham_buf_t *b, uint32_t v)
 {
+	if (hb_need(b, 11)) return;
+	if (v < 10000) {  /* distances are mostly small: one table copy */
+		memcpy(b->s + b->l, hb_dig[v], 4);
+		b->l += hb_dlen[v];
+		return;
+	}
 	char t[12];
 	int n = 0;
 	do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
-	if (hb_need(b, (size_t)n)) return;
 	while (n) b->s[b->l++] = t[--n];
 }
 
@@ -58,6 +76,7 @@ static void hb_json_str(ham_buf_t *b, const char *s)
 /* Format rows [0, n) with fmt_row in parallel blocks and write them in order. */
 static rk_status_t ham_rows(FILE *fp, int64_t n, int nth, void (*fmt_row)(ham_buf_t *, int64_t, const void *), const void *ctx)
 {
+	hb_init();
 	ham_buf_t *bufs = calloc(HAM_ROWS, sizeof *bufs);
 	if (!bufs) { rk_set_error("out of memory"); return RK_ERES; }
 	rk_status_t st = RK_OK;
@@ -121,6 +140,7 @@ static void fmt_molten_row(ham_buf_t *b, int64_t i, const void *cp)
 
 static void ham_json_head(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const char *layout)
 {
+	hb_init();
 	ham_buf_t b = { 0, 0, 0 };
 	hb_str(&b, "{\"program\":\"rktlcs\",\"version\":\"" RKTLCS_VERSION "\",\"mode\":\"hamming\",\"input\":");
 	hb_json_str(&b, o->input);
@@ -160,6 +180,7 @@ rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_
 {
 	char sep = o->ham_csv ? ',' : '\t';
 	ham_buf_t b = { 0, 0, 0 };
+	hb_init();
 	if (first && o->format == RMPI_FMT_JSON) {
 		ham_json_head(fp, o, r, "pairs");
 		fprintf(fp, ",\"max_dist\":%lld,\"pairs\":[", (long long)o->ham_max_dist);

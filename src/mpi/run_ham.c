@@ -133,8 +133,8 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 			if (!band) { rk_log("error: out of memory for rows %lld-%lld", (long long)lo + 1, (long long)hi); st = RK_ERES; }
 		}
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-		if (w->rank == 0) rkt_ham_block(&hs, &ho, lo, hi, lo, n, M + lo * n + lo, n);
-		else if (hi > lo) rkt_ham_block(&hs, &ho, lo, hi, lo, n, band, n - lo);
+		if (w->rank == 0) rkt_ham_block(&hs, &ho, lo, hi, lo, n, 1, M + lo * n + lo, n);
+		else if (hi > lo) rkt_ham_block(&hs, &ho, lo, hi, lo, n, 1, band, n - lo);
 		if (w->rank == 0) {
 			for (int p = 1; p < w->size; p++) {
 				int64_t a = bounds[p], b = bounds[p + 1];
