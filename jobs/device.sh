@@ -3,7 +3,8 @@
 # carried htslib .deb files (.deps/debs), build into build-gpu, then run the named stages.
 # Shared data is read from .deps/data (a copy of ../shared/data, carried along).
 # Usage: jobs/device.sh STAGE...   stages: unit (test_gpu), gpu (ctest -L gpu), sanitize,
-#        quick (5k timings), bench (jobs/bench-rkt-gpu.sh)
+#        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
+#        GPU), hambench (jobs/bench-ham-gpu.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -38,6 +39,8 @@ for stage in "$@"; do
 			/usr/bin/time -f '%e s wall' ./build-gpu/rktlcs .deps/data/paper-reads/5k.fasta -k $1 -t $2 -tau $3 -o /tmp/q.tsv 2>&1 \
 				| grep -oE 'kernels [0-9.]+ s|[0-9.]+ s wall' | tr '\n' ' '; echo " 5k k=$1 t=$2 tau=$3 len $(grep -v '^#' /tmp/q.tsv | sed -n 2p | cut -f4)"
 		done ;;
+	hamrandom) mkdir -p /tmp/thr && ./build-gpu/tests/test_ham random ./build-gpu/rktlcs /tmp/thr ${HAM_SETS:-200} 2>&1 | tail -5 || rc=1 ;;
+	hambench) bash jobs/bench-ham-gpu.sh build-gpu ${HAM_N:-100000} 2>&1 | tee "$OUT/hambench.log" || rc=1 ;;
 	bench) bash jobs/bench-rkt-gpu.sh build-gpu "${BENCH:-paper scale mplex}" 2> "$OUT/bench.err" | tee "$OUT/bench.log" || rc=1 ;;
 	profile)  # one launch of the support kernel under Nsight Compute
 		f=${PROF_FILE:-/tmp/prof.fa}

@@ -62,5 +62,21 @@ for set in "5k:3:1000:15" "1k:10:100:30"; do
 		else bad "mpirun -np $np $f k=$k: exit $rc or output differs"; fi
 	done
 done
+# hamming: GPU = CPU on the real alignments (matrix, -a, -k, caps, sparse), and under MPI
+zcat "$shared/rRNA16S.gold.NAST_ALIGNED.fasta.gz" > "$tmp/16s.fa"
+for c in "16s.fa|" "16s.fa|-a" "16s.fa|-k -L" "16s.fa|--max-dist 100" "16s.fa|-a -x 50 --max-dist 60" "@mers46_parsnp_core.fasta|-m" "@mothur_HA_H1N1pdm.fasta.gz|-a -k"; do
+	IFS='|' read -r f args <<< "$c"
+	[ "${f:0:1}" = @ ] && p="$shared/${f:1}" || p="$tmp/$f"
+	"$cli" hamming $args --backend cpu -q -o "$tmp/hc" "$p"
+	"$cli" hamming $args --backend gpu -o "$tmp/hg" "$p" 2> "$tmp/hg.err"
+	cmp -s "$tmp/hc" "$tmp/hg" && ok "hamming $f $args: gpu = cpu [$(grep -o 'kernels [0-9.]* s' "$tmp/hg.err")]" || bad "hamming $f $args: gpu differs: $(tail -1 "$tmp/hg.err")"
+done
+for np in 1 2 4; do
+	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" hamming --backend gpu --max-dist 80 -q -o "$tmp/hm$np" "$tmp/16s.fa"
+	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" hamming --backend gpu -q -o "$tmp/hx$np" "$tmp/16s.fa"
+	"$cli" hamming --backend cpu --max-dist 80 -q -o "$tmp/hmc" "$tmp/16s.fa"
+	cmp -s "$tmp/hm$np" "$tmp/hmc" && cmp -s "$tmp/hx$np" "$tmp/hc0" 2>/dev/null || "$cli" hamming --backend cpu -q -o "$tmp/hc0" "$tmp/16s.fa"
+	cmp -s "$tmp/hm$np" "$tmp/hmc" && cmp -s "$tmp/hx$np" "$tmp/hc0" && ok "hamming mpirun -np $np --backend gpu = cpu" || bad "hamming np=$np gpu differs"
+done
 echo "gpu_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

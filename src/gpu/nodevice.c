@@ -24,3 +24,19 @@ rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t 
 	rk_set_error("this rktlcs was built without CUDA");
 	return RK_ERES;
 }
+
+rk_status_t rgpu_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, const rgpu_opt_t *g,
+                           uint32_t *out, int64_t ld, rgpu_stats_t *st)
+{
+	(void)h; (void)o; (void)r0; (void)r1; (void)g; (void)out; (void)ld; (void)st;
+	rk_set_error("this rktlcs was built without CUDA");
+	return RK_ERES;
+}
+
+rk_status_t rgpu_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
+                           const rgpu_opt_t *g, rkt_ham_pair_t **pairs, int64_t *n_pairs, rgpu_stats_t *st)
+{
+	(void)h; (void)o; (void)r0; (void)r1; (void)maxd; (void)g; (void)pairs; (void)n_pairs; (void)st;
+	rk_set_error("this rktlcs was built without CUDA");
+	return RK_ERES;
+}

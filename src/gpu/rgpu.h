@@ -43,6 +43,14 @@ int32_t rgpu_rkt_max_len(int64_t tau);
 rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
                                 const rgpu_opt_t *g, rkt_cand_t *out, rgpu_stats_t *st);
 
+/* hamming on the GPU (same results as rkt_ham_block / rkt_ham_pairs): the upper band
+ * rows [r0, r1) x columns [r0, n), j >= i, into out[(i - r0) * ld + (j - r0)]; and the
+ * pairs i in [r0, r1), j > i, within maxd, sorted. The bit planes must fit the device. */
+rk_status_t rgpu_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, const rgpu_opt_t *g,
+                           uint32_t *out, int64_t ld, rgpu_stats_t *st);
+rk_status_t rgpu_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
+                           const rgpu_opt_t *g, rkt_ham_pair_t **pairs, int64_t *n_pairs, rgpu_stats_t *st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -73,10 +73,24 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 	memset(&hs, 0, sizeof hs);
 	memset(&out, 0, sizeof out);
 
-	if (o->backend == RMPI_BACKEND_GPU) {
-		if (w->rank == 0) rk_log("error: --backend gpu: no GPU backend for hamming in this build");
-		return rmpi_agree(w, RK_ERES);
+	int ndev = rgpu_device_count(), use_gpu = o->backend != RMPI_BACKEND_CPU && ndev > 0;
+	rgpu_opt_t go;
+	rgpu_stats_t gst;
+	rgpu_opt_init(&go);
+	memset(&gst, 0, sizeof gst);
+	if (o->backend == RMPI_BACKEND_GPU && ndev == 0) {
+		rk_log("error: --backend gpu: %s on rank %d",
+#ifdef RKTLCS_HAVE_CUDA
+		       "no usable CUDA device",
+#else
+		       "this rktlcs was built without CUDA",
+#endif
+		       w->rank);
+		st = RK_ERES;
 	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
+	go.device = use_gpu ? w->local_rank % ndev : 0;
+	go.mem_limit = o->device_memory;
 	if (w->rank == 0) {
 		RMPI_FAIL(rio_read_all_case(o->input, &reads, o->ham_keep_case));
 		if (!st) RMPI_FAIL(ham_check(o, &reads));
@@ -100,7 +114,14 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 	}
 	if (o->ham_max_dist >= 0) {
 		/* sparse: each band's pairs are sorted, bands are in row order */
-		RMPI_FAIL(rkt_ham_pairs(&hs, &ho, lo, hi, (uint32_t)o->ham_max_dist, &pairs, &n_pairs));
+		if (use_gpu) {
+			st = rgpu_ham_pairs(&hs, &ho, lo, hi, (uint32_t)o->ham_max_dist, &go, &pairs, &n_pairs, &gst);
+			if (st && o->backend == RMPI_BACKEND_AUTO) {  /* auto: the CPU does it instead */
+				rk_log("warning: GPU: %s; using the CPU", rk_error());
+				use_gpu = 0;
+			} else if (st) rk_log("error: %s", rk_error());
+		}
+		if (!use_gpu) RMPI_FAIL(rkt_ham_pairs(&hs, &ho, lo, hi, (uint32_t)o->ham_max_dist, &pairs, &n_pairs));
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		if (w->rank == 0) {
 			RMPI_FAIL(rmpi_ham_write_pairs(out.fp, o, &reads, pairs, n_pairs, 1, w->size == 1));
@@ -133,8 +154,18 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 			if (!band) { rk_log("error: out of memory for rows %lld-%lld", (long long)lo + 1, (long long)hi); st = RK_ERES; }
 		}
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-		if (w->rank == 0) rkt_ham_block(&hs, &ho, lo, hi, lo, n, 1, M + lo * n + lo, n);
-		else if (hi > lo) rkt_ham_block(&hs, &ho, lo, hi, lo, n, 1, band, n - lo);
+		uint32_t *dst = w->rank == 0 ? M + lo * n + lo : band;
+		int64_t ld = w->rank == 0 ? n : n - lo;
+		if (use_gpu && hi > lo) {
+			st = rgpu_ham_block(&hs, &ho, lo, hi, &go, dst, ld, &gst);
+			if (st && o->backend == RMPI_BACKEND_AUTO) {
+				rk_log("warning: GPU: %s; using the CPU", rk_error());
+				use_gpu = 0;
+				st = RK_OK;
+			} else if (st) rk_log("error: %s", rk_error());
+		}
+		if (!use_gpu && hi > lo) rkt_ham_block(&hs, &ho, lo, hi, lo, n, 1, dst, ld);
+		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		if (w->rank == 0) {
 			for (int p = 1; p < w->size; p++) {
 				int64_t a = bounds[p], b = bounds[p + 1];
@@ -161,9 +192,12 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 		double dt = rk_realtime() - t0, np = (double)n * (n - 1) / 2;
 		char extra[64] = "";
 		if (o->ham_max_dist >= 0) snprintf(extra, sizeof extra, ", %lld pairs within %lld", (long long)total_pairs, (long long)o->ham_max_dist);
-		rk_log("hamming: %lld sequences x %lld columns (%lld informative), %d rank%s, %d thread%s/rank, backend cpu, %.3f s, %.3g pairs/s%s",
+		char be[96];
+		if (use_gpu) snprintf(be, sizeof be, "gpu (kernels %.3f s on rank 0)", gst.kernel_s);
+		else snprintf(be, sizeof be, "cpu");
+		rk_log("hamming: %lld sequences x %lld columns (%lld informative), %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g pairs/s%s",
 		       (long long)n, (long long)hs.len, (long long)hs.n_cols, w->size, w->size > 1 ? "s" : "", ho.n_threads,
-		       ho.n_threads > 1 ? "s" : "", dt, np / (dt > 0 ? dt : 1e-9), extra);
+		       ho.n_threads > 1 ? "s" : "", be, dt, np / (dt > 0 ? dt : 1e-9), extra);
 	}
 	st = rmpi_agree(w, st);
 done:
