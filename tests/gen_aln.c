@@ -1,5 +1,7 @@
 /* Synthetic alignments for the hamming benchmarks: one random sequence, a fraction of its
- * columns variable (each sequence differs there with probability 30%), a few N and gaps.
+ * columns variable, sequences in clusters of ~50 (a cluster differs from the base at 30% of
+ * the variable columns, a sequence from its cluster at 2%), a few N and gaps; so a
+ * --max-dist of tens keeps the pairs inside clusters.
  * Usage: rkt_genaln N LEN [VARIABLE_PERCENT=1] [SEED=1] > aln.fa */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +19,17 @@ int main(int argc, char **argv)
 	if (n < 1 || L < 1) return 1;
 	char *base = malloc((size_t)L), *var = malloc((size_t)L), *s = malloc((size_t)L + 1);
 	for (long p = 0; p < L; p++) { base[p] = "ACGT"[rnd() & 3]; var[p] = (double)(rnd() % 100000) < vp * 1000; }
+	uint64_t nclu = (uint64_t)(n / 50 + 1);
 	for (long i = 0; i < n; i++) {
+		uint64_t c = rnd() % nclu;
 		for (long p = 0; p < L; p++) {
 			s[p] = base[p];
-			if (var[p] && rnd() % 10 < 3) s[p] = "ACGT"[rnd() & 3];
+			if (var[p]) {
+				uint64_t h = (c + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)p * 0xC2B2AE3D27D4EB4Full;
+				h ^= h >> 29; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 32;
+				if (h % 10 < 3) s[p] = "ACGT"[(h >> 8) & 3];  /* the cluster's own symbol */
+				if (rnd() % 100 < 2) s[p] = "ACGT"[rnd() & 3];
+			}
 			if (rnd() % 10000 == 0) s[p] = rnd() & 1 ? 'N' : '-';
 		}
 		s[L] = 0;
