@@ -52,11 +52,11 @@ static int nv_read(const char *path, nv_aln_t *a, int keep)
 
 static long nv_dist(const char *x, const char *y, const nv_opt_t *o)
 {
+	static unsigned char base[256];
+	base['A'] = base['C'] = base['G'] = base['T'] = 1;
 	long d = 0;
-	for (size_t p = 0; x[p]; p++) {
-		int bx = strchr("ACGT", x[p]) && x[p], by = strchr("ACGT", y[p]) && y[p];
-		if (x[p] != y[p] && (o->all || (bx && by))) d++;
-	}
+	for (size_t p = 0; x[p]; p++)
+		if (x[p] != y[p] && (o->all || (base[(unsigned char)x[p]] && base[(unsigned char)y[p]]))) d++;
 	return o->cap && d > o->cap ? o->cap : d;
 }
 
