@@ -109,7 +109,8 @@ ATTR static uint32_t ham_dflt_##SFX(const uint64_t *a, const uint64_t *b, int64_
 	} \
 	return s; \
 } \
-ATTR static uint32_t ham_all_##SFX(const uint64_t *a, const uint64_t *b, int64_t W, int P, uint32_t stop) \
+ATTR static inline __attribute__((always_inline)) uint32_t ham_allp_##SFX(const uint64_t *a, const uint64_t *b, \
+		int64_t W, const int P, uint32_t stop) \
 { \
 	uint32_t s = 0; \
 	for (int64_t w0 = 0; w0 < W; w0 += 32) { \
@@ -124,6 +125,20 @@ ATTR static uint32_t ham_all_##SFX(const uint64_t *a, const uint64_t *b, int64_t
 		if (s > stop) return s; \
 	} \
 	return s; \
+} \
+/* one copy per plane count, so the plane loop unrolls and the word loop vectorizes */ \
+ATTR static uint32_t ham_all_##SFX(const uint64_t *a, const uint64_t *b, int64_t W, int P, uint32_t stop) \
+{ \
+	switch (P) { \
+	case 1: return ham_allp_##SFX(a, b, W, 1, stop); \
+	case 2: return ham_allp_##SFX(a, b, W, 2, stop); \
+	case 3: return ham_allp_##SFX(a, b, W, 3, stop); \
+	case 4: return ham_allp_##SFX(a, b, W, 4, stop); \
+	case 5: return ham_allp_##SFX(a, b, W, 5, stop); \
+	case 6: return ham_allp_##SFX(a, b, W, 6, stop); \
+	case 7: return ham_allp_##SFX(a, b, W, 7, stop); \
+	default: return ham_allp_##SFX(a, b, W, 8, stop); \
+	} \
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
