@@ -106,14 +106,7 @@ static void random_sets(int n)
 		int m = (int)tu_range(2, 12), alpha = (int)tu_range(2, 4), punk = (int)tu_range(0, 3) * 3;
 		int mixed = it % 3 == 0;
 		long base = tu_range(1, it % 7 == 0 ? 100 : 40);
-		for (int i = 0; i < m; i++) {
-			long l = mixed ? tu_range(1, 40) : base;
-			tu_read(raw[i], l, alpha, punk);
-			if (i > 0 && tu_range(0, 1) && l > 4) {
-				long src = strlen(raw[0]), len = tu_range(1, l < src ? l : src), from = tu_range(0, src - len);
-				memcpy(raw[i] + tu_range(0, l - len), raw[0] + from, (size_t)len);
-			}
-		}
+		tu_plant_set(raw, m, alpha, punk, mixed, base);
 		long k = tu_range(0, 4), t = tu_range(1, m), tau = tu_range(1, 20);
 		if (it % 10 == 0) k = tu_range(5, 60);
 		if (it % 11 == 0) tau = tu_range(20, 60);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <string.h>
 
 static int tu_fail = 0;
 #define CHECK(cond, ...) do { if (!(cond)) { tu_fail++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
@@ -29,6 +30,20 @@ static inline void tu_read(char *raw, long n, int alpha, int punk)
 		else raw[p] = base[tu_range(0, alpha - 1)];
 	}
 	raw[n] = 0;
+}
+
+/* m random reads (length base, or 1-40 each when mixed), each after the first sharing a
+ * random piece of read 0 half of the time, so that long candidates exist. */
+static inline void tu_plant_set(char **raw, int m, int alpha, int punk, int mixed, long base)
+{
+	for (int i = 0; i < m; i++) {
+		long l = mixed ? tu_range(1, 40) : base;
+		tu_read(raw[i], l, alpha, punk);
+		if (i > 0 && tu_range(0, 1) && l > 4) {
+			long src = (long)strlen(raw[0]), len = tu_range(1, l < src ? l : src), from = tu_range(0, src - len);
+			memcpy(raw[i] + tu_range(0, l - len), raw[0] + from, (size_t)len);
+		}
+	}
 }
 
 /* Normalize like SPEC section 2 (upper case, U -> T). */

@@ -200,6 +200,11 @@ static int ham_pair_cmp(const void *x, const void *y)
 	return (a->j > b->j) - (a->j < b->j);
 }
 
+void rkt_ham_pairs_sort(rkt_ham_pair_t *p, int64_t n)
+{
+	qsort(p, (size_t)n, sizeof *p, ham_pair_cmp);
+}
+
 rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
                           rkt_ham_pair_t **pairs, int64_t *n_pairs)
 {
@@ -253,7 +258,7 @@ rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_
 		free(v);
 	}
 	if (fail) { free(all); rk_set_error("out of memory for the pairs within --max-dist"); return RK_ERES; }
-	qsort(all, (size_t)n_all, sizeof *all, ham_pair_cmp);
+	rkt_ham_pairs_sort(all, n_all);
 	*pairs = all;
 	*n_pairs = n_all;
 	return RK_OK;

@@ -98,6 +98,9 @@ typedef struct {
 	uint32_t d;
 } rkt_ham_pair_t;
 
+/* Sort pairs by (i, j): the order of the sparse output. */
+void rkt_ham_pairs_sort(rkt_ham_pair_t *p, int64_t n);
+
 /* Pairs i in [r0, r1), j > i, with distance <= maxd (capped value), sorted by (i, j). */
 rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
                           rkt_ham_pair_t **pairs, int64_t *n_pairs);

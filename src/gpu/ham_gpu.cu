@@ -180,13 +180,6 @@ done:
 	return st;
 }
 
-static int hg_pair_cmp(const void *x, const void *y)
-{
-	const rkt_ham_pair_t *a = (const rkt_ham_pair_t *)x, *b = (const rkt_ham_pair_t *)y;
-	if (a->i != b->i) return a->i < b->i ? -1 : 1;
-	return (a->j > b->j) - (a->j < b->j);
-}
-
 extern "C" rk_status_t rgpu_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
                                       const rgpu_opt_t *g, rkt_ham_pair_t **pairs, int64_t *n_pairs, rgpu_stats_t *stats)
 {
@@ -234,7 +227,7 @@ extern "C" rk_status_t rgpu_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_
 			a = b;
 		}
 	}
-	qsort(all, (size_t)n_all, sizeof *all, hg_pair_cmp);
+	rkt_ham_pairs_sort(all, n_all);
 	*pairs = all; *n_pairs = n_all;
 	all = 0;
 done:

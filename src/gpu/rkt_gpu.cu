@@ -55,7 +55,7 @@ typedef struct {
 	int32_t *jlen;
 	uint8_t *jmixed, *codes;
 	rg_task_t *tasks;
-	rg_cand_t *cand;
+	rkt_cand_t *cand;
 	cudaStream_t stream;
 	cudaEvent_t ev0, ev1;
 } rg_dev_t;
@@ -74,7 +74,7 @@ static void rg_dev_free(rg_dev_t *d)
 static uint64_t rg_read_bytes(const rkt_set_t *s, int64_t r, int32_t tau)
 {
 	uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
-	return (uint64_t)s->len[r] + RKT_PAD + L * sizeof(rg_task_t) + L * (L + 1) / 2 * 4 + 8 + sizeof(rg_cand_t);
+	return (uint64_t)s->len[r] + RKT_PAD + L * sizeof(rg_task_t) + L * (L + 1) / 2 * 4 + 8 + sizeof(rkt_cand_t);
 }
 
 /* End of the i-chunk that starts at read a: as many reads as fit icap bytes. */
@@ -101,7 +101,6 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	memset(sp, 0, sizeof *sp);
 	memset(&pk, 0, sizeof pk);
 	memset(&d, 0, sizeof d);
-	static_assert(sizeof(rg_cand_t) == sizeof(rkt_cand_t), "candidate layouts differ");
 
 	for (int64_t r = lo; r < hi; r++) { out[r - lo].pos = -1; out[r - lo].len = 0; out[r - lo].support = 0; }
 	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
@@ -181,7 +180,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		CUDA_CHECK_GOTO(cudaMalloc(&d.tasks, sizeof(rg_task_t) * (task_max + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.S, 4 * (S_max + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.rtask, sizeof(int64_t) * (read_max + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rg_cand_t) * (read_max + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (read_max + 1)), done);
 		sp->dev_bytes = ne_max + meta + code_max + sizeof(rg_task_t) * task_max + 4 * S_max + 32 * read_max;
 		htask = (rg_task_t *)malloc(sizeof(rg_task_t) * (task_max + 1));
 		hrtask = (int64_t *)malloc(sizeof(int64_t) * (read_max + 1));
@@ -252,7 +251,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 			CUDA_CHECK_GOTO(cudaEventRecord(d.ev0, d.stream), done);
 			CUDA_CHECK_GOTO(rg_launch_cand(d.S, d.rtask, d.tasks, b - a, tau, o->t, d.cand, d.stream), done);
 			CUDA_CHECK_GOTO(cudaEventRecord(d.ev1, d.stream), done);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(out + (a - lo), d.cand, sizeof(rg_cand_t) * (size_t)(b - a), cudaMemcpyDeviceToHost, d.stream), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(out + (a - lo), d.cand, sizeof(rkt_cand_t) * (size_t)(b - a), cudaMemcpyDeviceToHost, d.stream), done);
 			CUDA_CHECK_GOTO(cudaStreamSynchronize(d.stream), done);
 			float ms = 0;
 			CUDA_CHECK_GOTO(cudaEventElapsedTime(&ms, d.ev0, d.ev1), done);

@@ -9,6 +9,7 @@
 #define RGPU_RKT_GPU_H
 
 #include <stdint.h>
+#include "algo/rkt.h"
 
 #define RG_ROW 192          /* words per row: 6 planes x 32 lanes */
 #define RG_EX_PLANE 5
@@ -40,10 +41,6 @@ typedef struct {
 	int32_t carveout;         /* shared-memory carveout percent for the launch; < 0: the default */
 } rg_kparams_t;
 
-typedef struct {
-	int64_t pos, len, support;
-} rg_cand_t;
-
 #endif
 
 #ifdef __CUDACC__
@@ -55,5 +52,5 @@ cudaError_t rg_launch_support(const rg_kparams_t *p, int warps, cudaStream_t st)
 /* Candidate of each of nr reads from the support counters of its tasks
  * (tasks rtask[r] .. rtask[r+1]-1, in order of x). */
 cudaError_t rg_launch_cand(const uint32_t *S, const int64_t *rtask, const rg_task_t *tasks, int64_t nr,
-                           int32_t tau, int64_t t, rg_cand_t *out, cudaStream_t st);
+                           int32_t tau, int64_t t, rkt_cand_t *out, cudaStream_t st);
 #endif

@@ -187,11 +187,11 @@ cudaError_t rg_launch_support(const rg_kparams_t *p, int warps, cudaStream_t st)
 
 /* Largest l >= tau with support >= t over the starts of one read; ties keep the smaller x. */
 __global__ void rg_cand_kernel(const uint32_t *S, const int64_t *rtask, const rg_task_t *tasks, int64_t nr,
-                               int32_t tau, int64_t t, rg_cand_t *out)
+                               int32_t tau, int64_t t, rkt_cand_t *out)
 {
 	int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (r >= nr) return;
-	rg_cand_t c = { -1, 0, 0 };
+	rkt_cand_t c = { -1, 0, 0 };
 	for (int64_t q = rtask[r]; q < rtask[r + 1]; q++) {
 		const int32_t n = tasks[q].n - tau + 1;  /* values tau .. len_i - x */
 		if (tau + n - 1 <= c.len) break;     /* later starts are shorter and can only tie */
@@ -206,7 +206,7 @@ __global__ void rg_cand_kernel(const uint32_t *S, const int64_t *rtask, const rg
 }
 
 cudaError_t rg_launch_cand(const uint32_t *S, const int64_t *rtask, const rg_task_t *tasks, int64_t nr,
-                           int32_t tau, int64_t t, rg_cand_t *out, cudaStream_t st)
+                           int32_t tau, int64_t t, rkt_cand_t *out, cudaStream_t st)
 {
 	if (nr <= 0) return cudaSuccess;
 	rg_cand_kernel<<<(unsigned)((nr + 127) / 128), 128, 0, st>>>(S, rtask, tasks, nr, tau, t, out);

@@ -2,6 +2,7 @@
  * not-equal and exists planes. */
 #include <stdlib.h>
 #include <string.h>
+#include <omp.h>
 #include "gpu/rkt_pack.h"
 
 void rg_pack_free(rg_pack_t *p)

@@ -2,7 +2,6 @@
 #ifndef RGPU_RKT_PACK_H
 #define RGPU_RKT_PACK_H
 
-#include <omp.h>
 #include "gpu/rkt_gpu.h"
 #include "gpu/rgpu.h"
 

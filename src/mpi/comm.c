@@ -1,5 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <omp.h>
 #include "mpi/rmpi.h"
 
 /* Launched by mpirun/srun? Without a process manager we run as one plain process and
@@ -90,4 +92,33 @@ rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r)
 		MPI_Abort(w->comm, 2);
 	}
 	return RK_OK;
+}
+
+int rmpi_threads(const rmpi_t *w, const rmpi_opt_t *o)
+{
+	if (o->threads > 0) return o->threads;
+	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int t = (int)(cores / (w->local_size > 0 ? w->local_size : 1));
+	return t > 0 ? t : 1;
+}
+
+#define RMPI_CHUNK (1ull << 30)
+
+int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm)
+{
+	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
+		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
+		if (MPI_Send((const char *)buf + o, c, MPI_BYTE, to, 7, comm) != MPI_SUCCESS) return -1;
+	}
+	return 0;
+}
+
+int rmpi_recv_bytes(void *buf, uint64_t n, int from, MPI_Comm comm)
+{
+	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
+		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
+		if (MPI_Recv((char *)buf + o, c, MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+	}
+	return 0;
 }

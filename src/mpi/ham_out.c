@@ -176,7 +176,7 @@ rk_status_t rmpi_ham_write_matrix(FILE *fp, const rmpi_opt_t *o, const rio_reads
 }
 
 rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const rkt_ham_pair_t *p, int64_t n,
-                                 int first, int last)
+                                 int64_t before, int first, int last)
 {
 	char sep = o->ham_csv ? ',' : '\t';
 	ham_buf_t b = { 0, 0, 0 };
@@ -185,11 +185,9 @@ rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_
 		ham_json_head(fp, o, r, "pairs");
 		fprintf(fp, ",\"max_dist\":%lld,\"pairs\":[", (long long)o->ham_max_dist);
 	}
-	static int64_t written = 0;  /* pairs written so far, for the JSON separators */
-	if (first) written = 0;
 	for (int64_t q = 0; q < n; q++) {
 		if (o->format == RMPI_FMT_JSON) {
-			hb_str(&b, written + q ? ",\n[" : "\n[");
+			hb_str(&b, before + q ? ",\n[" : "\n[");  /* before: pairs already written */
 			hb_json_str(&b, rio_name(r, p[q].i)); hb_chr(&b, ',');
 			hb_json_str(&b, rio_name(r, p[q].j)); hb_chr(&b, ',');
 			hb_u32(&b, p[q].d); hb_chr(&b, ']');
@@ -200,7 +198,6 @@ rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_
 		}
 		if (b.l > (1 << 20)) { fwrite(b.s, 1, b.l, fp); b.l = 0; }
 	}
-	written += n;
 	if (b.l) fwrite(b.s, 1, b.l, fp);
 	free(b.s);
 	if (last && o->format == RMPI_FMT_JSON) fputs("\n]}\n", fp);

@@ -47,6 +47,13 @@ void rmpi_finalize(rmpi_t *w);
  * message; the others learn of the failure here and stop instead of hanging. */
 rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
 
+/* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
+int rmpi_threads(const rmpi_t *w, const rmpi_opt_t *o);
+
+/* Point to point in pieces of 1 GB (MPI counts are int); 0 or -1. */
+int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm);
+int rmpi_recv_bytes(void *buf, uint64_t n, int from, MPI_Comm comm);
+
 /* Collective: rank 0's reads to every rank. */
 rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r);
 
@@ -65,6 +72,6 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o);
  * (-m), or the sparse pairs i < j within --max-dist. Names are the records' names. */
 rk_status_t rmpi_ham_write_matrix(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const uint32_t *M, int n_threads);
 rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const rkt_ham_pair_t *p, int64_t n,
-                                 int first, int last);
+                                 int64_t before, int first, int last);
 
 #endif

@@ -2,39 +2,8 @@
  * upper triangle (balanced by cost) and computes it; rank 0 assembles and writes. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <omp.h>
 #include "mpi/rmpi.h"
 #include "gpu/rgpu.h"
-
-#define RMPI_CHUNK (1ull << 30)
-
-static int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm)
-{
-	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
-		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
-		if (MPI_Send((const char *)buf + o, c, MPI_BYTE, to, 7, comm) != MPI_SUCCESS) return -1;
-	}
-	return 0;
-}
-
-static int rmpi_recv_bytes(void *buf, uint64_t n, int from, MPI_Comm comm)
-{
-	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
-		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
-		if (MPI_Recv((char *)buf + o, c, MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
-	}
-	return 0;
-}
-
-static int ham_threads(const rmpi_t *w, const rmpi_opt_t *o)
-{
-	if (o->threads > 0) return o->threads;
-	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int t = (int)(cores / (w->local_size > 0 ? w->local_size : 1));
-	return t > 0 ? t : 1;
-}
 
 /* Equal lengths and non-empty names, or an error naming the first offending record. */
 static rk_status_t ham_check(const rmpi_opt_t *o, const rio_reads_t *r)
@@ -100,7 +69,7 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 	rkt_ham_opt_init(&ho);
 	ho.all = o->ham_all;
 	ho.cap = (uint32_t)o->ham_cap;
-	ho.n_threads = ham_threads(w, o);
+	ho.n_threads = rmpi_threads(w, o);
 	RMPI_FAIL(rkt_ham_set_init(&hs, &reads, &ho));
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
 	if (!bounds && !st) { rk_log("error: out of memory"); st = RK_ERES; }
@@ -124,7 +93,7 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 		if (!use_gpu) RMPI_FAIL(rkt_ham_pairs(&hs, &ho, lo, hi, (uint32_t)o->ham_max_dist, &pairs, &n_pairs));
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		if (w->rank == 0) {
-			RMPI_FAIL(rmpi_ham_write_pairs(out.fp, o, &reads, pairs, n_pairs, 1, w->size == 1));
+			RMPI_FAIL(rmpi_ham_write_pairs(out.fp, o, &reads, pairs, n_pairs, 0, 1, w->size == 1));
 			total_pairs = n_pairs;
 			for (int p = 1; p < w->size; p++) {
 				int64_t np = 0;
@@ -132,7 +101,7 @@ rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o)
 				rkt_ham_pair_t *v = malloc(sizeof *v * (size_t)(np ? np : 1));
 				if (!v) { rk_log("error: out of memory"); MPI_Abort(w->comm, 2); }
 				if (rmpi_recv_bytes(v, sizeof *v * (uint64_t)np, p, w->comm)) RMPI_COMM_FAIL();
-				if (!st) RMPI_FAIL(rmpi_ham_write_pairs(out.fp, o, &reads, v, np, 0, p == w->size - 1));
+				if (!st) RMPI_FAIL(rmpi_ham_write_pairs(out.fp, o, &reads, v, np, total_pairs, 0, p == w->size - 1));
 				total_pairs += np;
 				free(v);
 			}

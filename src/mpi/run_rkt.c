@@ -2,8 +2,6 @@
  * the reads against all reads, rank 0 gathers them and writes the result. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <omp.h>
 #include "mpi/rmpi.h"
 #include "gpu/rgpu.h"
 
@@ -100,15 +98,6 @@ static rk_status_t rmpi_write_candidates(const rmpi_opt_t *o, const rio_reads_t 
 		fputs("]}\n", fp);
 	}
 	return rio_out_commit(&out);
-}
-
-static int rmpi_threads(const rmpi_t *w, const rmpi_opt_t *o)
-{
-	if (o->threads > 0) return o->threads;
-	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int t = (int)(cores / (w->local_size > 0 ? w->local_size : 1));
-	return t > 0 ? t : 1;
 }
 
 /* Gather every rank's candidates to rank 0, in read order. */
