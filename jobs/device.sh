@@ -2,7 +2,11 @@
 # One call on a bare GPU machine without htslib (the project's device machine): unpack the
 # carried htslib .deb files (.deps/debs), build into build-gpu, then run the named stages.
 # Shared data is read from .deps/data (a copy of ../shared/data, carried along).
-# Usage: jobs/device.sh STAGE...   stages: unit (test_gpu), gpu (ctest -L gpu), sanitize,
+# Usage: jobs/device.sh STAGE...   stages: unit (test_gpu), gpu (ctest -L gpu: test_gpu, gpu.sh and
+#        the stress test), stress (tests/gpu_stress.sh alone; STRESS_RKT/STRESS_HAM sets), stress-old
+#        (the same, rkt only, against a build of an older src/ carried in .deps/old/src: e.g.
+#        `git archive 95b8251 src | tar -x -C .deps/old`; shows what a fix changed),
+#        sanitize (all four compute-sanitizer tools on every kernel; run it after every kernel change),
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
 #        GPU), hambench (jobs/bench-ham-gpu.sh)
 set -uo pipefail
@@ -25,14 +29,37 @@ for stage in "$@"; do
 	gpu) (cd build-gpu && ctest -L gpu -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-gpu.log" | sed 's/^[0-9]*: //' | tail -60; [ $r -eq 0 ] || rc=1 ;;
 	sanitize)
+		# every kernel under memcheck, racecheck, initcheck and synccheck: rkt support + candidates
+		# (a device-memory cap forces several launches and chunks), hamming matrix and --max-dist
 		head -400 .deps/data/paper-reads/1k.fasta > /tmp/s200.fa
-		for tool in memcheck racecheck; do
-			compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$OUT/sanitize-$tool.log" ./build-gpu/rktlcs \
-				/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q
-			echo "compute-sanitizer $tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool.log" | head -2 | tr '\n' ' ')"
-			./build-gpu/rktlcs /tmp/s200.fa -k 3 -t 5 -tau 12 --backend cpu --candidates /tmp/san_c2.tsv -o /tmp/san2.tsv -q
-			cmp -s /tmp/san_c.tsv /tmp/san_c2.tsv && echo "  same candidates as the cpu under $tool" || { echo "  DIFFERENT from cpu"; rc=1; }
+		./build-gpu/rktlcs /tmp/s200.fa -k 3 -t 5 -tau 12 --backend cpu --candidates /tmp/san_c_ref.tsv -o /tmp/san_ref.tsv -q
+		head -12 .deps/data/mers46_parsnp_core.fasta | cut -c1-3000 > /tmp/san_h.fa
+		./build-gpu/rktlcs hamming /tmp/san_h.fa --backend cpu -q -o /tmp/san_h_ref.tsv
+		./build-gpu/rktlcs hamming /tmp/san_h.fa --max-dist 20 --backend cpu -q -o /tmp/san_hp_ref.tsv
+		for tool in memcheck racecheck initcheck synccheck; do
+			for w in rkt ham hampairs; do
+				case $w in
+				rkt) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --device-memory 2M --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
+				ham) args=(hamming /tmp/san_h.fa --backend gpu -q -o /tmp/san_h.tsv); ref=/tmp/san_h_ref.tsv; got=/tmp/san_h.tsv ;;
+				hampairs) args=(hamming /tmp/san_h.fa --max-dist 20 --backend gpu -q -o /tmp/san_hp.tsv); ref=/tmp/san_hp_ref.tsv; got=/tmp/san_hp.tsv ;;
+				esac
+				rm -f "$got"
+				compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$OUT/sanitize-$tool-$w.log" ./build-gpu/rktlcs "${args[@]}"
+				r=$?
+				sum=$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool-$w.log" | head -2 | tr '\n' ' ')
+				cmp -s "$ref" "$got" && same="output = cpu" || { same="OUTPUT DIFFERS"; rc=1; }
+				[ $r -eq 0 ] || rc=1
+				printf 'sanitize %-9s %-8s exit %d  %s %s\n' $tool $w $r "$sum" "$same"
+			done
 		done ;;
+	stress) bash tests/gpu_stress.sh ./build-gpu/rktlcs "$(command -v mpirun)" ./build-gpu/tests/rkt_genstress /tmp/stress \
+			${STRESS_RKT:-520} ${STRESS_HAM:-64} ${STRESS_JOBS:-16} > "$OUT/stress.log" 2>&1 || rc=1; tail -14 "$OUT/stress.log" ;;
+	stress-old)
+		rm -rf /tmp/old && mkdir -p /tmp/old && cp -r CMakeLists.txt tests .deps/old/src /tmp/old/ \
+			&& cmake -S /tmp/old -B /tmp/old/build -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" > "$OUT/build-old.log" 2>&1 \
+			&& cmake --build /tmp/old/build -j16 --target rktlcs rkt_genstress >> "$OUT/build-old.log" 2>&1 || { echo "old build failed"; tail -5 "$OUT/build-old.log"; rc=1; continue; }
+		bash tests/gpu_stress.sh /tmp/old/build/rktlcs "$(command -v mpirun)" /tmp/old/build/tests/rkt_genstress /tmp/stress-old \
+			${STRESS_RKT:-520} 0 ${STRESS_JOBS:-16} > "$OUT/stress-old.log" 2>&1; tail -14 "$OUT/stress-old.log" ;;
 	quick)
 		for p in "1 1000 15" "3 1000 15" "10 1000 15" "1 100 30" "3 100 30" "10 100 30"; do
 			set -- $p

@@ -209,7 +209,8 @@ extern "C" rk_status_t rgpu_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_
 			CUDA_CHECK_GOTO(cudaMemsetAsync(d.n_pairs, 0, sizeof(unsigned long long), d.st), done);
 			if ((st = hg_timed(&d, &p, h->valid, sp)) != RK_OK) goto done;
 			unsigned long long cnt = 0;
-			CUDA_CHECK_GOTO(cudaMemcpy(&cnt, d.n_pairs, sizeof cnt, cudaMemcpyDeviceToHost), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(&cnt, d.n_pairs, sizeof cnt, cudaMemcpyDeviceToHost, d.st), done);
+			CUDA_CHECK_GOTO(cudaStreamSynchronize(d.st), done);
 			if (cnt > cap_pairs) {  /* more pairs than the buffer: the same rows in smaller bands */
 				if (b - a <= HG_T) { st = RK_ERES; rk_set_error("more than %llu pairs within --max-dist in 64 rows", cap_pairs); goto done; }
 				band = (b - a) / 2 / HG_T * HG_T;
@@ -222,7 +223,8 @@ extern "C" rk_status_t rgpu_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_
 				if (!t) { st = RK_ERES; rk_set_error("out of memory for the pairs"); goto done; }
 				all = t;
 			}
-			CUDA_CHECK_GOTO(cudaMemcpy(all + n_all, d.pairs, sizeof *all * cnt, cudaMemcpyDeviceToHost), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(all + n_all, d.pairs, sizeof *all * cnt, cudaMemcpyDeviceToHost, d.st), done);
+			CUDA_CHECK_GOTO(cudaStreamSynchronize(d.st), done);
 			n_all += (int64_t)cnt;
 			a = b;
 		}

@@ -172,7 +172,10 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		CUDA_CHECK_GOTO(cudaEventCreate(&d.ev0), done);
 		CUDA_CHECK_GOTO(cudaEventCreate(&d.ev1), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.ne, ne_max + RG_PAD_ROWS * row_b), done);
-		CUDA_CHECK_GOTO(cudaMemset(d.ne, 0, ne_max + RG_PAD_ROWS * row_b), done);
+		/* on d.stream, like every other operation of this call: the legacy default stream is
+		 * not ordered with a non-blocking stream, so a plain cudaMemset here could land after
+		 * the rows are uploaded (or after the kernel) and zero them (issue 8) */
+		CUDA_CHECK_GOTO(cudaMemsetAsync(d.ne, 0, ne_max + RG_PAD_ROWS * row_b, d.stream), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jlen, sizeof(int32_t) * (size_t)(pk.n_sets + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jmixed, (size_t)pk.n_sets + 1), done);

@@ -55,6 +55,17 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
 	return (rk_status_t)out;
 }
 
+int rmpi_any(const rmpi_t *w, int flag)
+{
+	int in = flag != 0, out = 0;
+	if (!w->mpi) return in;
+	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) {
+		rk_log("error: MPI communication failed");
+		MPI_Abort(w->comm, 2);
+	}
+	return out;
+}
+
 /* MPI counts are int: move large buffers in pieces. */
 static int rmpi_bcast_bytes(void *buf, uint64_t n, MPI_Comm comm)
 {

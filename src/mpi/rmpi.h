@@ -47,6 +47,10 @@ void rmpi_finalize(rmpi_t *w);
  * message; the others learn of the failure here and stop instead of hanging. */
 rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
 
+/* Collective: 1 if flag is set on any rank. Every rank must take the same decisions that
+ * shape shared data (the partition, the gather), even where their backends differ. */
+int rmpi_any(const rmpi_t *w, int flag);
+
 /* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
 int rmpi_threads(const rmpi_t *w, const rmpi_opt_t *o);
 

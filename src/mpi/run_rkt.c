@@ -166,9 +166,12 @@ rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o)
 			rk_log("rkt: reads of %d bp are too long for the GPU kernels at tau=%lld; using the CPU",
 			       set.max_len, (long long)o->rkt.tau);
 	}
+	/* the cost model must be the same on every rank, or the ranks' bounds (and the gather's
+	 * counts) disagree: a rank without a GPU next to one with a GPU is allowed */
+	int gpu_cost = rmpi_any(w, use_gpu);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
 	if (!bounds) { rk_log("error: out of memory"); st = RK_ERES; }
-	else rmpi_partition(set.len, set.n, w->size, use_gpu ? (int32_t)(o->rkt.tau < set.max_len ? o->rkt.tau - 1 : set.max_len) : 0, bounds);
+	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->rkt.tau < set.max_len ? o->rkt.tau - 1 : set.max_len) : 0, bounds);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	rkt_opt_t ro = o->rkt;

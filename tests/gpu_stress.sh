@@ -1,0 +1,78 @@
+#!/bin/bash
+# GPU stress (issue 8): many small random sets, each run with --backend gpu at np 1, 2, 3
+# and 4 with every rank on the same GPU, several jobs at once (so that contexts contend),
+# compared byte for byte with --backend cpu at np 1. Cases (tests/gen_stress.c): random,
+# one read per rank, ties, reads shorter than tau, --device-memory forcing i- and j-chunks;
+# every fifth set also runs with two ranks of which one is hidden from the GPU
+# (CUDA_VISIBLE_DEVICES=) so that the ranks' backends differ. hamming: matrix and
+# --max-dist at np 1-4 on the GPU against the CPU at np 1.
+# Usage: gpu_stress.sh RKTLCS MPIEXEC GENSTRESS TMPDIR [N_RKT=520] [N_HAM=64] [JOBS=nproc] [SEED=1]
+# Exit 77 (skipped) without a usable CUDA device.
+set -u
+cli=$1 mpiexec=$2 gen=$3 tmp=$4 nr=${5:-520} nh=${6:-64} jobs=${7:-$(nproc)} seed=${8:-1}
+if ! "$cli" --version | grep -q '^gpu: CUDA, [0-9]* device'; then
+	echo "SKIPPED: no usable CUDA device ($("$cli" --version | grep '^gpu'))"; exit 77
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+rm -rf "$tmp"; mkdir -p "$tmp/res"
+"$gen" "$tmp" "$nr" "$nh" "$seed" > "$tmp/sets" || { echo "generator failed"; exit 1; }
+
+# one set: the CPU reference at np 1, then the GPU at np 1-4 (and a mixed-backend pair)
+one() {
+	local line=$1 f args case id d
+	IFS='|' read -r f args case <<< "$line"
+	id=${f%.fa}; d=$tmp/w$id; mkdir -p "$d"
+	local res=$tmp/res/$id
+	: > "$res"
+	if [ "$case" = ham ]; then
+		local lay
+		for lay in matrix "--max-dist $(( (RANDOM % 40) ))"; do
+			[ "$lay" = matrix ] && lay=""
+			"$cli" hamming $args $lay --backend cpu -q -o "$d/ref" "$tmp/$f" 2> "$d/err" || { echo "FAIL ham $f cpu run: $(head -1 "$d/err")" >> "$res"; continue; }
+			for np in 1 2 3 4; do
+				if [ $np -eq 1 ]; then "$cli" hamming $args $lay --backend gpu -q -o "$d/g" "$tmp/$f" 2> "$d/err"
+				else timeout 120 "$mpiexec" -np $np -x LD_LIBRARY_PATH "$cli" hamming $args $lay --backend gpu -q -o "$d/g" "$tmp/$f" 2> "$d/err"; fi
+				if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g"; then echo "ok ham np$np" >> "$res"
+				else echo "FAIL ham np$np $f [$args $lay] $(head -1 "$d/err")" >> "$res"; fi
+			done
+		done
+		rm -rf "$d"; return
+	fi
+	"$cli" "$tmp/$f" $args --backend cpu -q -o "$d/ref" --candidates "$d/ref_c" --occurrences 2> "$d/err" \
+		|| { echo "FAIL rkt $f cpu run: $(head -1 "$d/err")" >> "$res"; return; }
+	for np in 1 2 3 4; do
+		if [ $np -eq 1 ]; then "$cli" "$tmp/$f" $args --backend gpu -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"
+		else timeout 120 "$mpiexec" -np $np -x LD_LIBRARY_PATH "$cli" "$tmp/$f" $args --backend gpu -q -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"; fi
+		if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g" && cmp -s "$d/ref_c" "$d/g_c"; then echo "ok rkt np$np $case" >> "$res"
+		else echo "FAIL rkt np$np $case $f [$args] $(grep -v '^#' "$d/ref" | sed -n 2p | cut -f1,3-5) vs $(grep -v '^#' "$d/g" 2>/dev/null | sed -n 2p | cut -f1,3-5) $(grep -m1 error "$d/err")" >> "$res"; fi
+		# the chunk case must really run in chunks (the summary of the np=1 run says how many)
+		if [ $np -eq 1 ] && [ "$case" = chunks ]; then
+			grep -qE ' ([2-9]|[1-9][0-9]+) i-chunks' "$d/err" && echo "ok chunked" >> "$res" || echo "NOCHUNK $f $(grep -o '[0-9]* i-chunks*, [0-9]* j-chunks*' "$d/err")" >> "$res"
+		fi
+	done
+	if [ $((${id#r} % 5)) -eq 0 ]; then  # two ranks, one of them without a GPU
+		timeout 120 "$mpiexec" -np 1 -x LD_LIBRARY_PATH env CUDA_VISIBLE_DEVICES= "$cli" "$tmp/$f" $args -q -o "$d/g" --candidates "$d/g_c" --occurrences \
+			: -np 1 -x LD_LIBRARY_PATH "$cli" "$tmp/$f" $args -q -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"
+		if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g" && cmp -s "$d/ref_c" "$d/g_c"; then echo "ok rkt mixed $case" >> "$res"
+		else echo "FAIL rkt mixed-backend $case $f [$args] $(grep -m1 error "$d/err")" >> "$res"; fi
+	fi
+	rm -rf "$d"
+}
+export -f one
+export cli mpiexec tmp
+t0=$(date +%s)
+cut -d'|' -f1-3 "$tmp/sets" | tr '\n' '\0' | xargs -0 -P "$jobs" -I{} bash -c 'one "$1"' _ {}
+dt=$(( $(date +%s) - t0 ))
+cat "$tmp"/res/* > "$tmp/all"
+gi=$(grep -cE '^(ok|FAIL) (rkt|ham) (np|mixed)' "$tmp/all")
+fails=$(grep -c '^FAIL' "$tmp/all")
+nochunk=$(grep -c '^NOCHUNK' "$tmp/all")
+chunked=$(grep -c '^ok chunked' "$tmp/all")
+grep '^FAIL' "$tmp/all" | head -20
+printf 'rkt: %d gpu invocations (np1 %d, np2 %d, np3 %d, np4 %d, mixed-backend %d); hamming: %d\n' \
+	"$(grep -cE '^(ok|FAIL) rkt' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np1' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np2' "$tmp/all")" \
+	"$(grep -cE '^(ok|FAIL) rkt np3' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np4' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt mixed' "$tmp/all")" \
+	"$(grep -cE '^(ok|FAIL) ham' "$tmp/all")"
+printf 'gpu_stress: %d sets, %d gpu invocations in %d s with %d jobs; %d differ from the cpu; chunk case ran chunked %d times (%d not)\n' \
+	"$((nr + nh))" "$gi" "$dt" "$jobs" "$fails" "$chunked" "$nochunk"
+[ "$fails" -eq 0 ] && [ "$nochunk" -eq 0 ] && [ "$gi" -gt 0 ]
