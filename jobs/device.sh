@@ -55,7 +55,7 @@ for stage in "$@"; do
 	stress) bash tests/gpu_stress.sh ./build-gpu/rktlcs "$(command -v mpirun)" ./build-gpu/tests/rkt_genstress /tmp/stress \
 			${STRESS_RKT:-520} ${STRESS_HAM:-64} ${STRESS_JOBS:-16} > "$OUT/stress.log" 2>&1 || rc=1; tail -14 "$OUT/stress.log" ;;
 	stress-old)
-		rm -rf /tmp/old && mkdir -p /tmp/old && cp -r CMakeLists.txt tests .deps/old/src /tmp/old/ \
+		[ -x /tmp/old/build/rktlcs ] || { rm -rf /tmp/old && mkdir -p /tmp/old && cp -r CMakeLists.txt tests .deps/old/src /tmp/old/; } \
 			&& cmake -S /tmp/old -B /tmp/old/build -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" > "$OUT/build-old.log" 2>&1 \
 			&& cmake --build /tmp/old/build -j16 --target rktlcs rkt_genstress >> "$OUT/build-old.log" 2>&1 || { echo "old build failed"; tail -5 "$OUT/build-old.log"; rc=1; continue; }
 		bash tests/gpu_stress.sh /tmp/old/build/rktlcs "$(command -v mpirun)" /tmp/old/build/tests/rkt_genstress /tmp/stress-old \

@@ -7,6 +7,7 @@
 # (CUDA_VISIBLE_DEVICES=) so that the ranks' backends differ. hamming: matrix and
 # --max-dist at np 1-4 on the GPU against the CPU at np 1.
 # Usage: gpu_stress.sh RKTLCS MPIEXEC GENSTRESS TMPDIR [N_RKT=520] [N_HAM=64] [JOBS=nproc] [SEED=1]
+# STRESS_SECONDS=S stops starting new sets after S seconds (the counts say how many ran).
 # Exit 77 (skipped) without a usable CUDA device.
 set -u
 cli=$1 mpiexec=$2 gen=$3 tmp=$4 nr=${5:-520} nh=${6:-64} jobs=${7:-$(nproc)} seed=${8:-1}
@@ -20,6 +21,7 @@ rm -rf "$tmp"; mkdir -p "$tmp/res"
 # one set: the CPU reference at np 1, then the GPU at np 1-4 (and a mixed-backend pair)
 one() {
 	local line=$1 f args case id d
+	[ "$(date +%s)" -lt "$deadline" ] || return 0
 	IFS='|' read -r f args case <<< "$line"
 	id=${f%.fa}; d=$tmp/w$id; mkdir -p "$d"
 	local res=$tmp/res/$id
@@ -59,9 +61,13 @@ one() {
 	rm -rf "$d"
 }
 export -f one
-export cli mpiexec tmp
 t0=$(date +%s)
-cut -d'|' -f1-3 "$tmp/sets" | tr '\n' '\0' | xargs -0 -P "$jobs" -I{} bash -c 'one "$1"' _ {}
+deadline=$((t0 + ${STRESS_SECONDS:-1000000}))
+export cli mpiexec tmp deadline
+# hamming sets interleaved with the rkt sets, so that a deadline cuts both alike
+awk -F'|' '$3 == "ham" { h[nh++] = $0; next } { r[nr++] = $0 }
+	END { j = 0; for (i = 0; i < nr; i++) { print r[i]; if (nh && i % int(nr / nh + 1) == 0 && j < nh) print h[j++] } while (j < nh) print h[j++] }' \
+	"$tmp/sets" | tr '\n' '\0' | xargs -0 -P "$jobs" -I{} bash -c 'one "$1"' _ {}
 dt=$(( $(date +%s) - t0 ))
 cat "$tmp"/res/* > "$tmp/all"
 gi=$(grep -cE '^(ok|FAIL) (rkt|ham) (np|mixed)' "$tmp/all")
@@ -73,6 +79,6 @@ printf 'rkt: %d gpu invocations (np1 %d, np2 %d, np3 %d, np4 %d, mixed-backend %
 	"$(grep -cE '^(ok|FAIL) rkt' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np1' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np2' "$tmp/all")" \
 	"$(grep -cE '^(ok|FAIL) rkt np3' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np4' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt mixed' "$tmp/all")" \
 	"$(grep -cE '^(ok|FAIL) ham' "$tmp/all")"
-printf 'gpu_stress: %d sets, %d gpu invocations in %d s with %d jobs; %d differ from the cpu; chunk case ran chunked %d times (%d not)\n' \
-	"$((nr + nh))" "$gi" "$dt" "$jobs" "$fails" "$chunked" "$nochunk"
+printf 'gpu_stress: %d of %d sets, %d gpu invocations in %d s with %d jobs; %d differ from the cpu; chunk case ran chunked %d times (%d not)\n' \
+	"$(ls "$tmp/res" | wc -l)" "$((nr + nh))" "$gi" "$dt" "$jobs" "$fails" "$chunked" "$nochunk"
 [ "$fails" -eq 0 ] && [ "$nochunk" -eq 0 ] && [ "$gi" -gt 0 ]
