@@ -57,10 +57,28 @@ static void rkt_set(const char *dir, int id)
 		tau = rng(8, 15);
 		/* about one j-set of rows (plus the same again for the plan's half) and a few reads per i-chunk */
 		snprintf(extra, sizeof extra, " --device-memory %ld", 2 * maxlen * 768 + 96 * 1024);
+	} else if (c == 4) {  /* i-chunks: reads long enough that their counters outweigh the rows */
+		m = (int)rng(8, 12);
+		tau = rng(1, 4);
+		for (int i = 0; i < m; i++) rread(reads[i], rng(90, 120));
+		for (int i = 1; i < m; i++) if (rng(0, 1)) plant(reads[i], reads[0], rng(1, 30));
+		/* the driver's plan (src/gpu/rkt_gpu.cu): avail = limit - meta; the rows of the one
+		 * j-set (longest x 768 B) take at most avail / 2; an i-chunk gets avail - rows and a
+		 * read needs len + 96 + 24 L + 2 L (L + 1) bytes (L = len - tau + 1 starts). A limit of
+		 * meta + 2 rows + (the largest read beyond the rows) leaves room for a few reads only. */
+		long ml = 0, big = 0, tot = 0;
+		for (int i = 0; i < m; i++) {
+			long l = (long)strlen(reads[i]), L = l - tau + 1 > 0 ? l - tau + 1 : 0, b = l + 96 + 24 * L + 2 * L * (L + 1);
+			if (l > ml) ml = l;
+			if (b > big) big = b;
+			tot += b;
+		}
+		long rows = ml * 768, icap = rows > big ? rows : big;
+		if (tot <= icap) { fprintf(stderr, "gen_stress: set %d cannot be chunked\n", id); exit(1); }
+		snprintf(extra, sizeof extra, " --device-memory %ld", 77 + 2 * rows + (icap - rows) + 64);
 	} else {
 		m = (int)rng(2, 12);
-		if (c == 4) maxlen = rng(60, 120);
-		for (int i = 0; i < m; i++) rread(reads[i], c == 4 ? rng(maxlen / 2, maxlen) : rng(1, maxlen));
+		for (int i = 0; i < m; i++) rread(reads[i], rng(1, maxlen));
 		for (int i = 1; i < m; i++) if (rng(0, 1)) plant(reads[i], reads[0], rng(1, 30));
 		if (c == 2) {  /* ties: duplicates and equal-length pieces in several reads */
 			for (int i = 1; i < m; i++) if (rng(0, 2) == 0) strcpy(reads[i], reads[rng(0, i - 1)]);
@@ -71,13 +89,6 @@ static void rkt_set(const char *dir, int id)
 		if (c == 3) {  /* reads shorter than tau */
 			tau = rng(5, 15);
 			for (int i = 0; i < m; i++) if (rng(0, 1)) rread(reads[i], rng(1, tau - 1));
-		}
-		if (c == 4) {
-			long ml = 0;
-			for (int i = 0; i < m; i++) if ((long)strlen(reads[i]) > ml) ml = (long)strlen(reads[i]);
-			long L = ml - tau + 1 > 0 ? ml - tau + 1 : 1;
-			/* the j-set rows twice over, then room for about 1.5 of the longest reads */
-			snprintf(extra, sizeof extra, " --device-memory %ld", 2 * ml * 768 + 1024 + (ml + 96 + L * 16 + L * (L + 1) * 2) * 3 / 2);
 		}
 	}
 	t = m > 2 ? rng(1, m - 1) : 1;
