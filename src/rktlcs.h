@@ -1,4 +1,5 @@
-/* rktlcs: definitions shared by every layer (status codes, logging, timing). */
+/* rktlcs: what every layer shares: status codes, the last error, leveled logging and
+ * progress, timing, the options common to every mode, and the debug/tuning switches. */
 #ifndef RKTLCS_H
 #define RKTLCS_H
 
@@ -17,30 +18,81 @@ extern "C" {
 typedef enum {
 	RK_OK = 0,
 	RK_EINPUT = 1,   /* bad input or usage */
-	RK_ERES = 2,     /* out of memory, device failure */
+	RK_ERES = 2,     /* out of memory, device failure, disk full */
 	RK_EIO = 3       /* cannot open/write a file (reported as exit 1) */
 } rk_status_t;
-
-/* Verbosity: 0 quiet (errors only), 1 normal (summary), 2 progress. */
-extern int rk_verbose;
-
-/* The one logging helper: "[rktlcs] " + message on stderr. */
-void rk_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Last error message of the calling thread, set by library functions that fail. */
-void rk_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *rk_error(void);
-
-double rk_realtime(void);
-size_t rk_peak_rss_kb(void);
-
-/* Parse "12", "4k", "2G" (base 1024); returns 0 on error. */
-uint64_t rk_parse_size(const char *s);
 
 static inline int rk_exit_code(rk_status_t st)
 {
 	return st == RK_OK ? 0 : st == RK_ERES ? 2 : 1;
 }
+
+/* Last error message of the calling thread, set by library functions that fail. */
+void rk_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *rk_error(void);
+
+/* ---- leveled logging, as htslib's hts_log: one threshold, set from -q / -v ----
+ * Lines go to stderr as "[rktlcs] error: ...", "[rktlcs] warning: ...", "[rktlcs] ..."
+ * (info) and "[rktlcs] debug: ...". -q keeps errors only; ranks other than 0 keep errors
+ * and warnings, so info and progress come from rank 0 alone. */
+enum { RK_LOG_OFF = 0, RK_LOG_ERROR = 1, RK_LOG_WARNING = 3, RK_LOG_INFO = 4, RK_LOG_DEBUG = 5 };
+void rk_set_log_level(int level);
+int rk_get_log_level(void);
+void rk_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define rk_err(...) rk_log(RK_LOG_ERROR, __VA_ARGS__)
+#define rk_warn(...) rk_log(RK_LOG_WARNING, __VA_ARGS__)
+#define rk_info(...) rk_log(RK_LOG_INFO, __VA_ARGS__)
+#define rk_debug(...) rk_log(RK_LOG_DEBUG, __VA_ARGS__)
+
+/* Progress of a long loop at level info. On a terminal: one line rewritten in place with
+ * the percentage and an ETA; elsewhere (batch logs): a line at every 10% or 30 s. Call
+ * rk_progress from one thread only. */
+typedef struct {
+	const char *what;     /* e.g. "rkt: read pairs" */
+	double total, t0, last;
+	int tty, step, shown;
+} rk_progress_t;
+void rk_progress_start(rk_progress_t *p, const char *what, double total);
+void rk_progress(rk_progress_t *p, double done);
+void rk_progress_end(rk_progress_t *p);
+
+double rk_realtime(void);
+size_t rk_peak_rss_kb(void);
+
+/* Parse "12", "4k", "2G" (base 1024); returns 0 on error (also NaN, infinity, overflow). */
+uint64_t rk_parse_size(const char *s);
+
+/* ---- options every mode shares (docs/DEVELOPING.md: the command line) ---- */
+typedef enum { RK_BACKEND_AUTO, RK_BACKEND_CPU, RK_BACKEND_GPU } rk_backend_t;
+typedef enum { RK_FMT_TSV, RK_FMT_JSON } rk_fmt_t;
+
+typedef struct {
+	const char *output;     /* -o; NULL or "-": stdout */
+	rk_fmt_t format;        /* --format */
+	int threads;            /* --threads, per rank; 0: cores / ranks on the node */
+	rk_backend_t backend;   /* --backend; auto: the GPU when usable, else (or on failure) the CPU */
+	uint64_t device_memory; /* --device-memory, bytes per rank; 0: what the device has free */
+} rk_common_t;
+
+void rk_common_init(rk_common_t *c);
+
+/* ---- debug and tuning switches: one place, read from the environment once by main()
+ * (rk_tune_init); tests set the fields directly. None changes a result. ----
+ *   RKTLCS_SIMD=0|2|3        CPU level: scalar, AVX2, AVX-512BW (default: the best available)
+ *   RKTLCS_SIMD_NOPOPCNT=1   hamming: no AVX-512 VPOPCNTDQ
+ *   RKTLCS_GPU_CARVEOUT=P    Rkt-LCS GPU kernel: percent of L1 given to shared memory
+ *   RKTLCS_FORCE_MPI=1       call MPI_Init even when not started by mpirun/srun */
+typedef struct {
+	int simd;                 /* -1: auto */
+	int no_vpopcnt;
+	int gpu_carveout;         /* -1: the default */
+	int force_mpi;
+	int rkt_shared_counters;  /* tests: count through atomics, no per-thread copies */
+	int64_t gpu_chunk_reads;  /* tests: at most this many owned reads per GPU i-chunk (0: no cap) */
+	int64_t gpu_chunk_sets;   /* tests: at most this many j-sets per GPU j-chunk (0: no cap) */
+} rk_tune_t;
+extern rk_tune_t rk_tune;
+void rk_tune_init(void);
 
 #ifdef __cplusplus
 }

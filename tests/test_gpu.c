@@ -6,7 +6,9 @@
 #include "testutil.h"
 #include "brute.h"
 #include "algo/rkt.h"
-#include "gpu/rgpu.h"
+#include "gpu/rkt_gpu.h"
+
+#ifdef RKTLCS_HAVE_CUDA
 
 static void build(rio_reads_t *r, int m, char **raw)
 {
@@ -42,7 +44,8 @@ static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, u
 	rgpu_opt_init(&g);
 	o.k = k; o.t = t; o.tau = tau;
 	g.mem_limit = mem_limit;
-	if (chunks) { g.test_chunk_reads = tu_range(1, 3); g.test_chunk_sets = 1; }
+	rk_tune.gpu_chunk_reads = chunks ? tu_range(1, 3) : 0;
+	rk_tune.gpu_chunk_sets = chunks ? 1 : 0;
 	int64_t lo = 0, m = set->n;
 	for (int p = 0; p < parts; p++) {
 		int64_t hi = p == parts - 1 ? m : lo + tu_range(0, m - lo);
@@ -185,8 +188,15 @@ static void long_reads(void)
 	for (int i = 0; i < 6; i++) free(raw[i]);
 }
 
+#endif
+
 int main(int argc, char **argv)
 {
+#ifndef RKTLCS_HAVE_CUDA
+	(void)argc; (void)argv;
+	fprintf(stderr, "test_gpu: SKIPPED: built without CUDA\n");
+	return 77;
+#else
 	int n = argc > 1 ? atoi(argv[1]) : 520;
 	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
 	if (rgpu_device_count() == 0) {
@@ -201,4 +211,5 @@ int main(int argc, char **argv)
 	big_sets();
 	long_reads();
 	return tu_done("test_gpu");
+#endif
 }

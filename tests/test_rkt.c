@@ -9,9 +9,7 @@ static int levels[4], n_levels;
 
 static void set_level(int l)
 {
-	char b[8];
-	snprintf(b, sizeof b, "%d", l);
-	setenv("RKTLCS_SIMD", b, 1);
+	rk_tune.simd = l;
 }
 
 static void build(rio_reads_t *r, int m, char **raw)
@@ -35,7 +33,7 @@ static void test_table1(void)
 	const int32_t want[5] = { 4, 3, 2, 2, 1 };
 	for (int l = 0; l < n_levels; l++) {
 		set_level(levels[l]);
-		rkt_ws_t *w = rkt_ws_init(6, 0);
+		rkt_ws_t *w = rkt_ws_init(6);
 		int32_t ma[6], mb[6];
 		rkt_maxlcp_pair(w, pa, 5, pb, 6, 1, ma, mb);
 		for (int x = 0; x < 5; x++) CHECK(ma[x] == want[x], "Table 1 level %d: MaxLCP[%d] = %d, want %d", levels[l], x, ma[x], want[x]);
@@ -59,7 +57,7 @@ static void test_pairs(int n)
 		rkt_set_init(&s, &r);
 		for (int l = 0; l < n_levels; l++) {
 			set_level(levels[l]);
-			rkt_ws_t *w = rkt_ws_init(s.max_len, 0);
+			rkt_ws_t *w = rkt_ws_init(s.max_len);
 			rkt_maxlcp_pair(w, s.code + s.off[0], s.len[0], s.code + s.off[1], s.len[1], k, ma, mb);
 			for (long x = 0; x < la; x++) {
 				long want = bf_maxlcp(rio_seq(&r, 0), la, x, rio_seq(&r, 1), lb, k);
@@ -93,7 +91,7 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 			rkt_opt_init(&o);
 			o.k = k; o.t = t; o.tau = tau;
 			o.n_threads = variant == 1 || variant == 3 ? 3 : 1;
-			o.shared_counters = variant == 3;  /* atomics instead of per-thread counters */
+			rk_tune.rkt_shared_counters = variant == 3;  /* atomics instead of per-thread counters */
 			/* variant 2: split into up to 4 "ranks" */
 			int parts = variant == 2 ? (int)tu_range(2, 4) : 1;
 			int64_t lo = 0;

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
-#include "algo/rkt.h"
+#include "algo/ham.h"
 
-void rkt_ham_opt_init(rkt_ham_opt_t *o)
+void ham_opt_init(ham_opt_t *o)
 {
 	memset(o, 0, sizeof *o);
 }
 
-void rkt_ham_set_free(rkt_ham_set_t *h)
+void ham_set_free(ham_set_t *h)
 {
 	free(h->bits);
 	memset(h, 0, sizeof *h);
@@ -24,7 +24,7 @@ void rkt_ham_set_free(rkt_ham_set_t *h)
 
 static int ham_is_base(uint8_t c) { return c == 'A' || c == 'C' || c == 'G' || c == 'T'; }
 
-rk_status_t rkt_ham_set_init(rkt_ham_set_t *h, const rio_reads_t *r, const rkt_ham_opt_t *o)
+rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o)
 {
 	memset(h, 0, sizeof *h);
 	int64_t n = r->n, L = n ? rio_len(r, 0) : 0;
@@ -153,7 +153,7 @@ static int ham_v512(void)
 	static int v = -1;
 	if (v < 0) {
 		__builtin_cpu_init();
-		v = __builtin_cpu_supports("avx512vpopcntdq") && !getenv("RKTLCS_SIMD_NOPOPCNT");
+		v = __builtin_cpu_supports("avx512vpopcntdq") && !rk_tune.no_vpopcnt;
 	}
 	return v;
 #else
@@ -161,7 +161,7 @@ static int ham_v512(void)
 #endif
 }
 
-uint32_t rkt_ham_dist(const rkt_ham_set_t *h, int64_t i, int64_t j, uint32_t stop)
+uint32_t ham_dist(const ham_set_t *h, int64_t i, int64_t j, uint32_t stop)
 {
 	const uint64_t *a = h->bits + i * h->stride, *b = h->bits + j * h->stride;
 #ifdef HAM_HAVE_V512
@@ -173,8 +173,8 @@ uint32_t rkt_ham_dist(const rkt_ham_set_t *h, int64_t i, int64_t j, uint32_t sto
 
 #define HAM_TILE 32  /* 32 x 32 sequences: both tiles' planes stay in L2 */
 
-void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
-                   int upper, uint32_t *out, int64_t ld)
+void ham_block(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+               int upper, uint32_t *out, int64_t ld)
 {
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
 	int64_t tr = (r1 - r0 + HAM_TILE - 1) / HAM_TILE, tc = (c1 - c0 + HAM_TILE - 1) / HAM_TILE;
@@ -187,7 +187,7 @@ void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, i
 			if (upper && j1 <= i0) continue;
 			for (int64_t i = i0; i < i1; i++)
 				for (int64_t j = upper && j0 < i ? i : j0; j < j1; j++) {
-					uint32_t d = i == j ? 0 : rkt_ham_dist(h, i, j, stop);
+					uint32_t d = i == j ? 0 : ham_dist(h, i, j, stop);
 					out[(i - r0) * ld + (j - c0)] = o->cap && d > o->cap ? o->cap : d;
 				}
 		}
@@ -195,29 +195,29 @@ void rkt_ham_block(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, i
 
 static int ham_pair_cmp(const void *x, const void *y)
 {
-	const rkt_ham_pair_t *a = x, *b = y;
+	const ham_pair_t *a = x, *b = y;
 	if (a->i != b->i) return a->i < b->i ? -1 : 1;
 	return (a->j > b->j) - (a->j < b->j);
 }
 
-void rkt_ham_pairs_sort(rkt_ham_pair_t *p, int64_t n)
+void ham_pairs_sort(ham_pair_t *p, int64_t n)
 {
-	qsort(p, (size_t)n, sizeof *p, ham_pair_cmp);
+	if (n > 1) qsort(p, (size_t)n, sizeof *p, ham_pair_cmp);
 }
 
-rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
-                          rkt_ham_pair_t **pairs, int64_t *n_pairs)
+rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
+                      ham_pair_t **pairs, int64_t *n_pairs)
 {
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
 	int64_t n = h->n, tr = (r1 - r0 + HAM_TILE - 1) / HAM_TILE, tc = (n + HAM_TILE - 1) / HAM_TILE;
-	rkt_ham_pair_t *all = 0;
+	ham_pair_t *all = 0;
 	int64_t n_all = 0, m_all = 0;
 	int fail = 0;
 	/* a pair is kept iff its capped value is <= maxd: with cap <= maxd every pair is */
 	uint32_t stop = o->cap && o->cap <= maxd ? o->cap : maxd;
 #pragma omp parallel num_threads(nth)
 	{
-		rkt_ham_pair_t *v = 0;
+		ham_pair_t *v = 0;
 		int64_t nv = 0, mv = 0;
 #pragma omp for schedule(dynamic, 1) collapse(2) nowait
 		for (int64_t a = 0; a < tr; a++)
@@ -227,19 +227,18 @@ rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_
 				if (j1 <= i0 + 1) continue;  /* tile below the diagonal */
 				for (int64_t i = i0; i < i1; i++)
 					for (int64_t j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) {
-						uint32_t d = rkt_ham_dist(h, i, j, stop);
+						uint32_t d = ham_dist(h, i, j, stop);
 						if (o->cap && d > o->cap) d = o->cap;
-						if (d > maxd) continue;
-						if (nv == mv) {
-							mv = mv ? mv * 2 : 1024;
-							rkt_ham_pair_t *t = realloc(v, sizeof *v * (size_t)mv);
+						if (d > maxd || fail) continue;
+						if (nv == mv) {  /* the capacity grows only once the memory is there */
+							int64_t nm = mv ? mv * 2 : 1024;
+							ham_pair_t *t = realloc(v, sizeof *v * (size_t)nm);
 							if (!t) {
 #pragma omp atomic write
 								fail = 1;
-								nv = 0;
 								continue;
 							}
-							v = t;
+							v = t; mv = nm;
 						}
 						v[nv].i = (int32_t)i; v[nv].j = (int32_t)j; v[nv].d = d;
 						nv++;
@@ -249,7 +248,7 @@ rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_
 		{
 			if (!fail && n_all + nv > m_all) {
 				int64_t m = (n_all + nv) * 2;
-				rkt_ham_pair_t *t = realloc(all, sizeof *all * (size_t)(m ? m : 1));
+				ham_pair_t *t = realloc(all, sizeof *all * (size_t)(m ? m : 1));
 				if (!t) fail = 1;
 				else { all = t; m_all = m; }
 			}
@@ -258,7 +257,7 @@ rk_status_t rkt_ham_pairs(const rkt_ham_set_t *h, const rkt_ham_opt_t *o, int64_
 		free(v);
 	}
 	if (fail) { free(all); rk_set_error("out of memory for the pairs within --max-dist"); return RK_ERES; }
-	rkt_ham_pairs_sort(all, n_all);
+	ham_pairs_sort(all, n_all);
 	*pairs = all;
 	*n_pairs = n_all;
 	return RK_OK;

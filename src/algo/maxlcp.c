@@ -28,26 +28,26 @@ int rkt_simd_level(void)
 {
 #ifdef RKT_X86
 	__builtin_cpu_init();
-	if (getenv("RKTLCS_SIMD")) return atoi(getenv("RKTLCS_SIMD"));  /* testing: force a level */
+	if (rk_tune.simd >= 0) return rk_tune.simd;  /* forced (tests, benchmarks) */
 	if (__builtin_cpu_supports("avx512bw")) return 3;
 	if (__builtin_cpu_supports("avx2")) return 2;
 #endif
 	return 0;
 }
 
-const char *rkt_simd_name(int force_scalar)
+const char *rkt_simd_name(void)
 {
-	int l = force_scalar ? 0 : rkt_simd_level();
+	int l = rkt_simd_level();
 	return l >= 3 ? "avx512bw" : l == 2 ? "avx2" : "scalar";
 }
 
-rkt_ws_t *rkt_ws_init(int32_t max_len, int force_scalar)
+rkt_ws_t *rkt_ws_init(int32_t max_len)
 {
 	rkt_ws_t *w = calloc(1, sizeof *w);
 	if (!w) return 0;
 	size_t L = (size_t)max_len + 1;
 	w->max_len = max_len;
-	w->simd = force_scalar ? 0 : rkt_simd_level();
+	w->simd = rkt_simd_level();
 	w->mpos = malloc(L * sizeof(int32_t));
 	w->ra = malloc(4 * L * sizeof(int32_t));
 	if (!w->mpos || !w->ra) { rkt_ws_free(w); return 0; }

@@ -154,18 +154,19 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
 	int64_t total = 0, done = 0;
 	for (int64_t i = lo; i < hi; i++) total += m - 1 - i + lo;
-	double t0 = rk_realtime(), last = t0;
+	rk_progress_t prog;
+	rk_progress_start(&prog, "rkt: read pairs", (double)total);
 	int fail = 0;
 	/* Counters are hit from both reads of a pair, so threads would need atomic increments;
 	 * when it fits in RKT_PRIVATE_BYTES each thread counts into its own copy instead. */
 	uint64_t n_cnt = h.base[hi - lo];
 	uint32_t *priv = 0;
-	if (nth > 1 && !o->shared_counters && n_cnt * 4 * (uint64_t)(nth - 1) <= RKT_PRIVATE_BYTES)
+	if (nth > 1 && !rk_tune.rkt_shared_counters && n_cnt * 4 * (uint64_t)(nth - 1) <= RKT_PRIVATE_BYTES)
 		priv = calloc((size_t)n_cnt * (size_t)(nth - 1) + 1, sizeof(uint32_t));
 
 #pragma omp parallel num_threads(nth)
 	{
-		rkt_ws_t *w = rkt_ws_init(s->max_len, o->force_scalar);
+		rkt_ws_t *w = rkt_ws_init(s->max_len);
 		int32_t *mi = malloc(sizeof(int32_t) * ((size_t)s->max_len + 1) * 2);
 		int32_t *mj = mi ? mi + s->max_len + 1 : 0;
 		int tid = omp_get_thread_num();
@@ -192,14 +193,7 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 					n_done++;
 				}
 				int64_t d = __atomic_add_fetch(&done, n_done, __ATOMIC_RELAXED);
-				if (o->progress && omp_get_thread_num() == 0) {
-					double now = rk_realtime();
-					if (now - last > 2.0) {
-						last = now;
-						rk_log("rkt: %.1f%% of %lld read pairs, %.1f s", 100.0 * d / (total ? total : 1),
-						       (long long)total, now - t0);
-					}
-				}
+				if (omp_get_thread_num() == 0) rk_progress(&prog, (double)d);
 			}
 		}
 		rkt_ws_free(w);
@@ -212,6 +206,7 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 			for (int t = 0; t < nth - 1; t++) h.cnt[q] += priv[(size_t)n_cnt * (size_t)t + q];
 		free(priv);
 	}
+	rk_progress_end(&prog);
 	if (fail) { rkt_hist_free(&h); rk_set_error("out of memory for thread work space"); return RK_ERES; }
 
 #pragma omp parallel num_threads(nth)

@@ -5,20 +5,14 @@
  * their codes, tasks and support counters fit what is left. */
 #include <stdlib.h>
 #include <string.h>
-#include "gpu/cuda_check.h"
-#include "gpu/rgpu.h"
+#include "gpu/rgpu_rt.h"
 #include "gpu/rkt_gpu.h"
+#include "gpu/rkt_kern.h"
 #include "gpu/rkt_pack.h"
 
 #define RG_SMEM_SHARED (96 << 10)    /* blocks of several warps: leave L1 room for the rows */
 #define RG_SMEM_MAX (200 << 10)      /* one warp per block: the longest reads */
 #define RG_LAUNCH_TASKS (1 << 20)    /* tasks per launch: progress lines, short kernels */
-#define RG_RESERVE (256ull << 20)    /* device memory left to the runtime */
-
-extern "C" void rgpu_opt_init(rgpu_opt_t *g)
-{
-	memset(g, 0, sizeof *g);
-}
 
 static int32_t rg_lpad(int32_t len) { return (len + 3) & ~3; }
 
@@ -56,18 +50,30 @@ typedef struct {
 	uint8_t *jmixed, *codes;
 	rg_task_t *tasks;
 	rkt_cand_t *cand;
-	cudaStream_t stream;
-	cudaEvent_t ev0, ev1;
+	rgpu_rt_t rt;
 } rg_dev_t;
 
 static void rg_dev_free(rg_dev_t *d)
 {
+	/* unchecked: runs on error paths too, where the first error is the one to report */
 	cudaFree(d->ne); cudaFree(d->S); cudaFree(d->jrow); cudaFree(d->rtask); cudaFree(d->jlen);
 	cudaFree(d->jmixed); cudaFree(d->codes); cudaFree(d->tasks); cudaFree(d->cand);
-	if (d->ev0) cudaEventDestroy(d->ev0);
-	if (d->ev1) cudaEventDestroy(d->ev1);
-	if (d->stream) cudaStreamDestroy(d->stream);
+	rgpu_rt_free(&d->rt);
 	memset(d, 0, sizeof *d);
+}
+
+/* launches through rgpu_rt_timed */
+typedef struct { const rg_kparams_t *p; int warps; } rg_sup_arg_t;
+static cudaError_t rg_sup_launch(const void *a, cudaStream_t st)
+{
+	const rg_sup_arg_t *x = (const rg_sup_arg_t *)a;
+	return rg_launch_support(x->p, x->warps, st);
+}
+typedef struct { const uint32_t *S; const int64_t *rtask; const rg_task_t *tasks; int64_t nr; int32_t tau; int64_t t; rkt_cand_t *out; } rg_cand_arg_t;
+static cudaError_t rg_cand_launch(const void *a, cudaStream_t st)
+{
+	const rg_cand_arg_t *x = (const rg_cand_arg_t *)a;
+	return rg_launch_cand(x->S, x->rtask, x->tasks, x->nr, x->tau, x->t, x->out, st);
 }
 
 /* Bytes an owned read needs on the device while its i-chunk runs. */
@@ -97,7 +103,9 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	rg_dev_t d;
 	rg_task_t *htask = 0;
 	int64_t *hrtask = 0, *jcut = 0, n_jchunk = 0;
-	double t_start = rk_realtime(), t_last = t_start;
+	double t_start = rk_realtime();
+	rk_progress_t prog;
+	memset(&prog, 0, sizeof prog);
 	memset(sp, 0, sizeof *sp);
 	memset(&pk, 0, sizeof pk);
 	memset(&d, 0, sizeof d);
@@ -115,13 +123,10 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	int warps = 1, tpw = 1;
 	rg_plan_block(lr, lpad, &warps, &tpw);
 
-	CUDA_CHECK(cudaSetDevice(g->device));
-	size_t fr = 0, tot = 0;
-	CUDA_CHECK(cudaMemGetInfo(&fr, &tot));
-	uint64_t budget = fr > 2 * RG_RESERVE ? fr - RG_RESERVE : fr / 2;
-	if (g->mem_limit && g->mem_limit < budget) budget = g->mem_limit;
-
-	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) return st;
+	if ((st = rgpu_rt_init(&d.rt, g, sp)) != RK_OK) { rgpu_rt_free(&d.rt); return st; }
+	const uint64_t budget = d.rt.budget;
+	const cudaStream_t stream = d.rt.st;
+	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) { rg_dev_free(&d); return st; }
 	{
 		const uint64_t row_b = RG_ROW * 4, meta = (uint64_t)pk.n_sets * 13 + 64;
 		uint64_t avail = budget > meta ? budget - meta : 0, ne_all = (uint64_t)pk.n_rows * row_b, ne_cap;
@@ -134,7 +139,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		for (int64_t q = 0; q < pk.n_sets;) {
 			int64_t e = q;
 			while (e < pk.n_sets && (uint64_t)(pk.jrow[e + 1] - pk.jrow[q]) * row_b <= ne_cap &&
-			       (!g->test_chunk_sets || e - q < g->test_chunk_sets)) e++;
+			       (!rk_tune.gpu_chunk_sets || e - q < rk_tune.gpu_chunk_sets)) e++;
 			if (e == q) {
 				st = RK_ERES;
 				rk_set_error("device memory limit of %.3g MB is too small for one set of 1024 reads (%.3g MB); raise --device-memory",
@@ -149,7 +154,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		/* i-chunk sizes: the largest chunk sets the buffers */
 		uint64_t code_max = 0, task_max = 0, S_max = 0, read_max = 0;
 		for (int64_t a = lo; a < hi;) {
-			int64_t b = rg_ichunk_end(s, a, hi, tau, icap, g->test_chunk_reads);
+			int64_t b = rg_ichunk_end(s, a, hi, tau, icap, rk_tune.gpu_chunk_reads);
 			uint64_t nt = 0, ns = 0;
 			for (int64_t r = a; r < b; r++) {
 				uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
@@ -168,14 +173,11 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 			a = b;
 		}
 		sp->n_jchunk = n_jchunk;
-		CUDA_CHECK_GOTO(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking), done);
-		CUDA_CHECK_GOTO(cudaEventCreate(&d.ev0), done);
-		CUDA_CHECK_GOTO(cudaEventCreate(&d.ev1), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.ne, ne_max + RG_PAD_ROWS * row_b), done);
-		/* on d.stream, like every other operation of this call: the legacy default stream is
+		/* on the call's stream, like every other operation: the legacy default stream is
 		 * not ordered with a non-blocking stream, so a plain cudaMemset here could land after
 		 * the rows are uploaded (or after the kernel) and zero them (issue 8) */
-		CUDA_CHECK_GOTO(cudaMemsetAsync(d.ne, 0, ne_max + RG_PAD_ROWS * row_b, d.stream), done);
+		CUDA_CHECK_GOTO(cudaMemsetAsync(d.ne, 0, ne_max + RG_PAD_ROWS * row_b, stream), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jlen, sizeof(int32_t) * (size_t)(pk.n_sets + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.jmixed, (size_t)pk.n_sets + 1), done);
@@ -188,23 +190,23 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		htask = (rg_task_t *)malloc(sizeof(rg_task_t) * (task_max + 1));
 		hrtask = (int64_t *)malloc(sizeof(int64_t) * (read_max + 1));
 		if (!htask || !hrtask) { st = RK_ERES; rk_set_error("out of memory"); goto done; }
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jrow, pk.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1), cudaMemcpyHostToDevice, d.stream), done);
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jlen, pk.jlen, sizeof(int32_t) * (size_t)pk.n_sets, cudaMemcpyHostToDevice, d.stream), done);
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jmixed, pk.jmixed, (size_t)pk.n_sets, cudaMemcpyHostToDevice, d.stream), done);
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jrow, pk.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1), cudaMemcpyHostToDevice, stream), done);
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jlen, pk.jlen, sizeof(int32_t) * (size_t)pk.n_sets, cudaMemcpyHostToDevice, stream), done);
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jmixed, pk.jmixed, (size_t)pk.n_sets, cudaMemcpyHostToDevice, stream), done);
 
 		rg_kparams_t p;
 		memset(&p, 0, sizeof p);
 		p.jrow = d.jrow; p.jlen = d.jlen; p.jmixed = d.jmixed; p.ne = d.ne; p.codes = d.codes;
-		/* tuning knob for benchmarks: RKTLCS_GPU_CARVEOUT=percent of L1 given to shared memory */
-		p.carveout = getenv("RKTLCS_GPU_CARVEOUT") ? atoi(getenv("RKTLCS_GPU_CARVEOUT")) : -1;
+		p.carveout = rk_tune.gpu_carveout;
 		p.S = d.S; p.k = k; p.tau = tau; p.lr = lr; p.lpad = lpad; p.tpw = tpw;
 		int64_t total_tasks = 0, done_tasks = 0;
 		for (int64_t r = lo; r < hi; r++) total_tasks += s->len[r] >= tau ? s->len[r] - tau + 1 : 0;
 		total_tasks *= n_jchunk;
+		rk_progress_start(&prog, "rkt gpu: tasks (read x start)", (double)total_tasks);
 		int64_t per_launch = RG_LAUNCH_TASKS - RG_LAUNCH_TASKS % (warps * tpw);
 		int64_t uploaded = -1;  /* j-chunk whose rows are on the device */
 		for (int64_t a = lo; a < hi;) {
-			const int64_t b = rg_ichunk_end(s, a, hi, tau, icap, g->test_chunk_reads);
+			const int64_t b = rg_ichunk_end(s, a, hi, tau, icap, rk_tune.gpu_chunk_reads);
 			int64_t nt = 0, ns = 0;
 			const uint64_t base = s->off[a];
 			for (int64_t r = a; r < b; r++) {
@@ -219,50 +221,36 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 				}
 			}
 			hrtask[b - a] = nt;
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.codes, s->code + base, s->off[b] - base, cudaMemcpyHostToDevice, d.stream), done);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.tasks, htask, sizeof(rg_task_t) * (size_t)nt, cudaMemcpyHostToDevice, d.stream), done);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.rtask, hrtask, sizeof(int64_t) * (size_t)(b - a + 1), cudaMemcpyHostToDevice, d.stream), done);
-			CUDA_CHECK_GOTO(cudaMemsetAsync(d.S, 0, 4 * (size_t)ns, d.stream), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.codes, s->code + base, s->off[b] - base, cudaMemcpyHostToDevice, stream), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.tasks, htask, sizeof(rg_task_t) * (size_t)nt, cudaMemcpyHostToDevice, stream), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.rtask, hrtask, sizeof(int64_t) * (size_t)(b - a + 1), cudaMemcpyHostToDevice, stream), done);
+			CUDA_CHECK_GOTO(cudaMemsetAsync(d.S, 0, 4 * (size_t)ns, stream), done);
 			for (int64_t jc = 0; jc < n_jchunk; jc++) {
 				p.j0 = (int32_t)jcut[jc]; p.j1 = (int32_t)jcut[jc + 1]; p.row0 = pk.jrow[p.j0];
 				if (uploaded != jc) {
 					CUDA_CHECK_GOTO(cudaMemcpyAsync(d.ne, pk.ne + (size_t)p.row0 * RG_ROW,
-					                                (size_t)(pk.jrow[p.j1] - p.row0) * RG_ROW * 4, cudaMemcpyHostToDevice, d.stream), done);
+					                                (size_t)(pk.jrow[p.j1] - p.row0) * RG_ROW * 4, cudaMemcpyHostToDevice, stream), done);
 					uploaded = jc;
 				}
 				for (int64_t tb = 0; tb < nt; tb += per_launch) {
 					p.tasks = d.tasks + tb;
 					p.n_tasks = nt - tb < per_launch ? nt - tb : per_launch;
-					CUDA_CHECK_GOTO(cudaEventRecord(d.ev0, d.stream), done);
-					CUDA_CHECK_GOTO(rg_launch_support(&p, warps, d.stream), done);
-					CUDA_CHECK_GOTO(cudaEventRecord(d.ev1, d.stream), done);
-					CUDA_CHECK_GOTO(cudaEventSynchronize(d.ev1), done);
-					float ms = 0;
-					CUDA_CHECK_GOTO(cudaEventElapsedTime(&ms, d.ev0, d.ev1), done);
-					sp->kernel_s += ms / 1e3;
-					sp->n_launch++;
+					rg_sup_arg_t sa = { &p, warps };
+					if ((st = rgpu_rt_timed(&d.rt, rg_sup_launch, &sa)) != RK_OK) goto done;
 					done_tasks += p.n_tasks;
-					double now = rk_realtime();
-					if (g->progress && now - t_last > 2.0) {
-						t_last = now;
-						rk_log("rkt gpu %d: %.1f%% of %lld tasks (read x start), %.1f s", g->device,
-						       100.0 * done_tasks / (total_tasks ? total_tasks : 1), (long long)(total_tasks / n_jchunk),
-						       now - t_start);
-					}
+					rk_progress(&prog, (double)done_tasks);
 				}
 			}
-			CUDA_CHECK_GOTO(cudaEventRecord(d.ev0, d.stream), done);
-			CUDA_CHECK_GOTO(rg_launch_cand(d.S, d.rtask, d.tasks, b - a, tau, o->t, d.cand, d.stream), done);
-			CUDA_CHECK_GOTO(cudaEventRecord(d.ev1, d.stream), done);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(out + (a - lo), d.cand, sizeof(rkt_cand_t) * (size_t)(b - a), cudaMemcpyDeviceToHost, d.stream), done);
-			CUDA_CHECK_GOTO(cudaStreamSynchronize(d.stream), done);
-			float ms = 0;
-			CUDA_CHECK_GOTO(cudaEventElapsedTime(&ms, d.ev0, d.ev1), done);
-			sp->kernel_s += ms / 1e3;
+			rg_cand_arg_t ca = { d.S, d.rtask, d.tasks, b - a, tau, o->t, d.cand };
+			if ((st = rgpu_rt_timed(&d.rt, rg_cand_launch, &ca)) != RK_OK) goto done;
+			sp->n_launch--;  /* launches count the support kernels */
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(out + (a - lo), d.cand, sizeof(rkt_cand_t) * (size_t)(b - a), cudaMemcpyDeviceToHost, stream), done);
+			CUDA_CHECK_GOTO(cudaStreamSynchronize(stream), done);
 			a = b;
 		}
 	}
 done:
+	rk_progress_end(&prog);
 	rg_dev_free(&d);
 	rg_pack_free(&pk);
 	free(htask); free(hrtask); free(jcut);

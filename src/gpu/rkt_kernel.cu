@@ -9,7 +9,7 @@
  * LCP >= l; for l >= tau their bits are OR-ed into G[l] (any y), and popcount(G[l])
  * summed over lanes is the support. The first tau steps record nothing, so the walk stops
  * as soon as the whole warp is dead, which on unrelated reads is after a few steps. */
-#include "gpu/rkt_gpu.h"
+#include "gpu/rkt_kern.h"
 
 #define RG_FULL 0xffffffffu
 #ifndef RG_Y

@@ -2,8 +2,8 @@
 #ifndef RGPU_RKT_PACK_H
 #define RGPU_RKT_PACK_H
 
-#include "gpu/rkt_gpu.h"
-#include "gpu/rgpu.h"
+#include "gpu/rkt_kern.h"
+#include "rktlcs.h"
 
 #ifdef __cplusplus
 extern "C" {

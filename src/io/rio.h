@@ -1,4 +1,5 @@
-/* io layer: FASTA/FASTQ input through htslib, output files written atomically. */
+/* io layer: FASTA/FASTQ input through htslib, output files written atomically. The
+ * formatter is fmt.h; each mode's tables are in its own header (rkt_out.h, ham_out.h). */
 #ifndef RIO_H
 #define RIO_H
 
@@ -50,6 +51,8 @@ typedef struct {
 } rio_out_t;
 
 rk_status_t rio_out_open(rio_out_t *o, const char *path);
+/* The output's name for messages: its path, or "stdout". */
+static inline const char *rio_out_name(const rio_out_t *o) { return o->path ? o->path : "stdout"; }
 rk_status_t rio_out_commit(rio_out_t *o);
 void rio_out_abort(rio_out_t *o);
 

@@ -1,3 +1,4 @@
+/* MPI transport: start-up, status agreement, broadcast and rank-ordered gather. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,7 +10,7 @@
 static int rmpi_launched(void)
 {
 	static const char *vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS", 0 };
-	if (getenv("RKTLCS_FORCE_MPI")) return 1;
+	if (rk_tune.force_mpi) return 1;
 	for (int i = 0; vars[i]; i++)
 		if (getenv(vars[i])) return 1;
 	return 0;
@@ -44,14 +45,18 @@ void rmpi_finalize(rmpi_t *w)
 	if (w->mpi) MPI_Finalize();
 }
 
+/* A failed collective leaves the ranks out of step: nothing to agree on any more. */
+static void rmpi_die(const rmpi_t *w, const char *what)
+{
+	rk_err("MPI communication failed (%s) on rank %d", what, w->rank);
+	MPI_Abort(w->comm, 2);
+}
+
 rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
 {
 	int in = (int)local, out = 0;
 	if (!w->mpi) return local;
-	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) {
-		rk_log("error: MPI communication failed");
-		MPI_Abort(w->comm, 2);
-	}
+	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) rmpi_die(w, "agree");
 	return (rk_status_t)out;
 }
 
@@ -59,65 +64,24 @@ int rmpi_any(const rmpi_t *w, int flag)
 {
 	int in = flag != 0, out = 0;
 	if (!w->mpi) return in;
-	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) {
-		rk_log("error: MPI communication failed");
-		MPI_Abort(w->comm, 2);
-	}
+	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) rmpi_die(w, "any");
 	return out;
 }
 
-/* MPI counts are int: move large buffers in pieces. */
+#define RMPI_CHUNK (1ull << 30)  /* MPI counts are int: large buffers move in pieces */
+
 static int rmpi_bcast_bytes(void *buf, uint64_t n, MPI_Comm comm)
 {
-	const uint64_t chunk = 1u << 30;
-	for (uint64_t o = 0; o < n; o += chunk) {
-		int c = (int)(n - o < chunk ? n - o : chunk);
+	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
+		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
 		if (MPI_Bcast((char *)buf + o, c, MPI_BYTE, 0, comm) != MPI_SUCCESS) return -1;
 	}
 	return 0;
 }
 
-rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r)
+static int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm)
 {
-	if (!w->mpi) return RK_OK;
-	uint64_t hdr[4] = { (uint64_t)r->n, (uint64_t)r->n_bases, 0, 0 };
-	if (w->rank == 0) { hdr[2] = r->off[r->n]; hdr[3] = r->name_off[r->n]; }
-	if (MPI_Bcast(hdr, 4, MPI_UINT64_T, 0, w->comm) != MPI_SUCCESS) MPI_Abort(w->comm, 2);
-	rk_status_t st = RK_OK;
-	if (w->rank != 0) {
-		memset(r, 0, sizeof *r);
-		r->n = (int64_t)hdr[0]; r->n_bases = (int64_t)hdr[1];
-		r->off = malloc(sizeof(uint64_t) * (hdr[0] + 1));
-		r->name_off = malloc(sizeof(uint64_t) * (hdr[0] + 1));
-		r->seq = malloc(hdr[2] ? hdr[2] : 1);
-		r->names = malloc(hdr[3] ? hdr[3] : 1);
-		if (!r->off || !r->name_off || !r->seq || !r->names) {
-			rk_log("error: rank %d: out of memory for %llu bases", w->rank, (unsigned long long)hdr[1]);
-			st = RK_ERES;
-		}
-	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
-	if (rmpi_bcast_bytes(r->off, 8 * (hdr[0] + 1), w->comm) || rmpi_bcast_bytes(r->name_off, 8 * (hdr[0] + 1), w->comm) ||
-	    rmpi_bcast_bytes(r->seq, hdr[2], w->comm) || rmpi_bcast_bytes(r->names, hdr[3], w->comm)) {
-		rk_log("error: MPI broadcast of the reads failed");
-		MPI_Abort(w->comm, 2);
-	}
-	return RK_OK;
-}
-
-int rmpi_threads(const rmpi_t *w, const rmpi_opt_t *o)
-{
-	if (o->threads > 0) return o->threads;
-	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int t = (int)(cores / (w->local_size > 0 ? w->local_size : 1));
-	return t > 0 ? t : 1;
-}
-
-#define RMPI_CHUNK (1ull << 30)
-
-int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm)
-{
+	if (MPI_Send(&n, 1, MPI_UINT64_T, to, 7, comm) != MPI_SUCCESS) return -1;
 	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
 		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
 		if (MPI_Send((const char *)buf + o, c, MPI_BYTE, to, 7, comm) != MPI_SUCCESS) return -1;
@@ -125,11 +89,75 @@ int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm)
 	return 0;
 }
 
-int rmpi_recv_bytes(void *buf, uint64_t n, int from, MPI_Comm comm)
+/* Receive one message of rmpi_send_bytes; *buf is allocated here, the caller frees it.
+ * Without memory for it the job cannot go on in step: it ends with exit 2. */
+static int rmpi_recv_bytes(const rmpi_t *w, void **buf, uint64_t *n, int from)
 {
-	for (uint64_t o = 0; o < n; o += RMPI_CHUNK) {
-		int c = (int)(n - o < RMPI_CHUNK ? n - o : RMPI_CHUNK);
-		if (MPI_Recv((char *)buf + o, c, MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+	if (MPI_Recv(n, 1, MPI_UINT64_T, from, 7, w->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+	char *b = malloc(*n ? *n : 1);
+	if (!b) {
+		rk_err("rank %d: out of memory receiving %.3g MB from rank %d", w->rank, *n / 1e6, from);
+		MPI_Abort(w->comm, 2);
+	}
+	*buf = b;
+	for (uint64_t o = 0; o < *n; o += RMPI_CHUNK) {
+		int c = (int)(*n - o < RMPI_CHUNK ? *n - o : RMPI_CHUNK);
+		if (MPI_Recv(b + o, c, MPI_BYTE, from, 7, w->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
 	}
 	return 0;
+}
+
+rk_status_t rmpi_gather_each(const rmpi_t *w, const void *mine, uint64_t n, rmpi_take_f take, void *ctx)
+{
+	rk_status_t st = RK_OK;
+	if (w->rank != 0) {
+		if (rmpi_send_bytes(mine, n, 0, w->comm)) rmpi_die(w, "gather");
+		return rmpi_agree(w, st);
+	}
+	st = take(ctx, 0, mine, n);
+	if (st) rk_err("%s", rk_error());
+	for (int p = 1; p < w->size; p++) {
+		void *buf = 0;
+		uint64_t m = 0;
+		if (rmpi_recv_bytes(w, &buf, &m, p)) rmpi_die(w, "gather");
+		if (!st && (st = take(ctx, p, buf, m)) != RK_OK) rk_err("%s", rk_error());
+		free(buf);
+	}
+	return rmpi_agree(w, st);
+}
+
+rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r)
+{
+	rk_status_t st = RK_OK;
+	memset(r, 0, sizeof *r);
+	if (w->rank == 0 && (st = rio_read_all_case(path, r, keep_case)) != RK_OK) rk_err("%s", rk_error());
+	if ((st = rmpi_agree(w, st)) != RK_OK || !w->mpi) return st;
+	uint64_t hdr[4] = { (uint64_t)r->n, (uint64_t)r->n_bases, 0, 0 };
+	if (w->rank == 0) { hdr[2] = r->off[r->n]; hdr[3] = r->name_off[r->n]; }
+	if (MPI_Bcast(hdr, 4, MPI_UINT64_T, 0, w->comm) != MPI_SUCCESS) rmpi_die(w, "broadcast");
+	if (w->rank != 0) {
+		r->n = (int64_t)hdr[0]; r->n_bases = (int64_t)hdr[1];
+		r->off = malloc(sizeof(uint64_t) * (hdr[0] + 1));
+		r->name_off = malloc(sizeof(uint64_t) * (hdr[0] + 1));
+		r->seq = malloc(hdr[2] ? hdr[2] : 1);
+		r->names = malloc(hdr[3] ? hdr[3] : 1);
+		if (!r->off || !r->name_off || !r->seq || !r->names) {
+			rk_err("rank %d: out of memory for %llu bases", w->rank, (unsigned long long)hdr[1]);
+			st = RK_ERES;
+		}
+	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
+	if (rmpi_bcast_bytes(r->off, 8 * (hdr[0] + 1), w->comm) || rmpi_bcast_bytes(r->name_off, 8 * (hdr[0] + 1), w->comm) ||
+	    rmpi_bcast_bytes(r->seq, hdr[2], w->comm) || rmpi_bcast_bytes(r->names, hdr[3], w->comm))
+		rmpi_die(w, "broadcast of the reads");
+	return RK_OK;
+}
+
+int rmpi_threads(const rmpi_t *w, const rk_common_t *c)
+{
+	if (c->threads > 0) return c->threads;
+	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int t = (int)(cores / (w->local_size > 0 ? w->local_size : 1));
+	return t > 0 ? t : 1;
 }

@@ -1,5 +1,7 @@
-/* mpi layer: command-line options, rank partitioning, data distribution and the drivers
- * that run each mode under MPI (also as a single plain process). */
+/* mpi layer: the transport (start, agree on a status, broadcast, rank-ordered gather,
+ * partitions) and what every mode's distributed driver shares (reading the input once,
+ * the backend policy). One driver per mode: rkt_run.h, ham_run.h. Also runs as a single
+ * plain process when not started by mpirun/srun. */
 #ifndef RMPI_H
 #define RMPI_H
 
@@ -7,32 +9,7 @@
 #include <mpi.h>
 #include "rktlcs.h"
 #include "io/rio.h"
-#include "algo/rkt.h"
-
-typedef enum { RMPI_MODE_RKT, RMPI_MODE_HAMMING, RMPI_MODE_LEV, RMPI_MODE_LCS } rmpi_mode_t;
-typedef enum { RMPI_BACKEND_AUTO, RMPI_BACKEND_CPU, RMPI_BACKEND_GPU } rmpi_backend_t;
-typedef enum { RMPI_FMT_TSV, RMPI_FMT_JSON } rmpi_fmt_t;
-
-typedef struct {
-	rmpi_mode_t mode;
-	const char *input, *output, *candidates;
-	rmpi_fmt_t format;
-	rmpi_backend_t backend;
-	int threads;           /* per rank; 0: cores / ranks on the node */
-	uint64_t device_memory;
-	int quiet, occurrences;
-	int help, version;
-	rkt_opt_t rkt;
-	/* hamming */
-	int ham_all, ham_keep_case, ham_blank, ham_csv, ham_molten, ham_lower;
-	int64_t ham_cap;       /* -x; 0: none */
-	int64_t ham_max_dist;  /* --max-dist; -1: matrix output */
-} rmpi_opt_t;
-
-void rmpi_opt_init(rmpi_opt_t *o);
-/* Parse argv (argv[0] is the program); RK_EINPUT with rk_error() set on a usage error. */
-rk_status_t rmpi_parse(rmpi_opt_t *o, int argc, char **argv);
-void rmpi_usage(FILE *fp, rmpi_mode_t mode);
+#include "gpu/rgpu.h"
 
 typedef struct {
 	MPI_Comm comm;
@@ -52,14 +29,18 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
 int rmpi_any(const rmpi_t *w, int flag);
 
 /* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
-int rmpi_threads(const rmpi_t *w, const rmpi_opt_t *o);
+int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
 
-/* Point to point in pieces of 1 GB (MPI counts are int); 0 or -1. */
-int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm);
-int rmpi_recv_bytes(void *buf, uint64_t n, int from, MPI_Comm comm);
+/* Collective: rank 0 reads `path` (keeping the case of letters with keep_case), every
+ * rank gets the reads. A read error is logged by rank 0 and agreed. The caller frees r
+ * with rio_reads_free on every rank. */
+rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r);
 
-/* Collective: rank 0's reads to every rank. */
-rk_status_t rmpi_bcast_reads(const rmpi_t *w, rio_reads_t *r);
+/* Collective, in rank order: rank p offers n_p bytes; rank 0 hands each rank's bytes to
+ * take(ctx, p, data, n_p), its own first. After a failed take, rank 0 still receives
+ * (so no rank blocks) but takes nothing more; the status is agreed on return. */
+typedef rk_status_t (*rmpi_take_f)(void *ctx, int rank, const void *data, uint64_t n);
+rk_status_t rmpi_gather_each(const rmpi_t *w, const void *mine, uint64_t n, rmpi_take_f take, void *ctx);
 
 /* Contiguous split of n reads into parts of about equal cost, sum of max(len - sub, 0):
  * part p owns [bounds[p], bounds[p+1]). */
@@ -68,14 +49,24 @@ void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64
 /* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost. */
 void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds);
 
-/* Run a mode; returns the status for the exit code (already agreed across ranks). */
-rk_status_t rmpi_run_rkt(const rmpi_t *w, const rmpi_opt_t *o);
-rk_status_t rmpi_run_ham(const rmpi_t *w, const rmpi_opt_t *o);
+/* ---- the backend policy, the same for every mode (docs/DEVELOPING.md) ----
+ * cpu: never a GPU. gpu: a rank without a usable device is exit 2 (agreed). auto: the GPU
+ * when the rank has one and the job fits the mode's kernels (gpu_fits; else why_not is
+ * logged once, by rank 0); when a GPU call then fails for any reason but bad input, one
+ * warning and the CPU does the work. */
+typedef struct {
+	int use_gpu;
+	rgpu_opt_t g;           /* device = node-local rank mod visible devices */
+	rgpu_stats_t stats;
+	char name[128];         /* device name, for the summary */
+} rmpi_be_t;
 
-/* hamming output (rank 0): the N x N matrix (full, or lower with -L), all ordered pairs
- * (-m), or the sparse pairs i < j within --max-dist. Names are the records' names. */
-rk_status_t rmpi_ham_write_matrix(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const uint32_t *M, int n_threads);
-rk_status_t rmpi_ham_write_pairs(FILE *fp, const rmpi_opt_t *o, const rio_reads_t *r, const rkt_ham_pair_t *p, int64_t n,
-                                 int64_t before, int first, int last);
+rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
+/* After a GPU call returned st != RK_OK: 1 if the caller should redo the work on the CPU
+ * (auto and not bad input; the warning is logged), else 0 (the error is logged). */
+int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
+/* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
+ * summary line. */
+void rmpi_backend_desc(const rmpi_be_t *be, const char *cpu, char *buf, size_t size);
 
 #endif

@@ -1,25 +1,15 @@
+/* Status, timing and size parsing shared by every layer. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ctype.h>
+#include <math.h>
 #include <sys/time.h>
 #include <sys/resource.h>
 #include "rktlcs.h"
 
-int rk_verbose = 1;
-
 static _Thread_local char rk_errbuf[1024];
-
-void rk_log(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	/* one fprintf per line so lines from several ranks do not interleave mid-line */
-	fprintf(stderr, "[rktlcs] %s\n", buf);
-}
 
 void rk_set_error(const char *fmt, ...)
 {
@@ -54,7 +44,8 @@ uint64_t rk_parse_size(const char *s)
 	double v;
 	if (!s || !*s) return 0;
 	v = strtod(s, &end);
-	if (end == s || v <= 0) return 0;
+	/* strtod takes "nan" and "inf": neither is a size, and casting them is undefined */
+	if (end == s || !isfinite(v) || v <= 0) return 0;
 	switch (toupper((unsigned char)*end)) {
 	case 'K': v *= 1024.0; end++; break;
 	case 'M': v *= 1048576.0; end++; break;
@@ -63,5 +54,24 @@ uint64_t rk_parse_size(const char *s)
 	default: break;
 	}
 	if (*end == 'B' || *end == 'b') end++;
-	return *end ? 0 : (uint64_t)v;
+	if (*end || v >= 9.2e18 || v < 1) return 0;
+	return (uint64_t)v;
+}
+
+void rk_common_init(rk_common_t *c)
+{
+	memset(c, 0, sizeof *c);
+	c->format = RK_FMT_TSV;
+	c->backend = RK_BACKEND_AUTO;
+}
+
+rk_tune_t rk_tune = { -1, 0, -1, 0, 0, 0, 0 };
+
+void rk_tune_init(void)
+{
+	const char *v;
+	if ((v = getenv("RKTLCS_SIMD")) && *v) rk_tune.simd = atoi(v);
+	if ((v = getenv("RKTLCS_SIMD_NOPOPCNT")) && *v) rk_tune.no_vpopcnt = 1;
+	if ((v = getenv("RKTLCS_GPU_CARVEOUT")) && *v) rk_tune.gpu_carveout = atoi(v);
+	if ((v = getenv("RKTLCS_FORCE_MPI")) && *v) rk_tune.force_mpi = 1;
 }

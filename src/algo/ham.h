@@ -1,0 +1,53 @@
+/* algo layer: hamming distances on the CPU (docs/hamming.md): snp-dists' rule on
+ * bit-sliced informative columns. */
+#ifndef HAM_H
+#define HAM_H
+
+#include <stdint.h>
+#include "rktlcs.h"
+#include "io/rio.h"
+
+typedef struct {
+	int all;         /* -a: every differing position counts (else: both A/C/G/T and different) */
+	int n_threads;
+	uint32_t cap;    /* -x: values capped at cap; 0: no cap */
+} ham_opt_t;
+
+void ham_opt_init(ham_opt_t *o);
+
+/* Sequences reduced to their informative columns (a column where no pair can differ is
+ * dropped), bit-sliced: per sequence `planes` bit planes of `words` 64-bit words (the
+ * symbol code), then a validity plane (A/C/G/T) unless o.all. Padding bits are equal. */
+typedef struct {
+	int64_t n, len, n_cols, words;
+	int planes, valid;
+	int64_t stride;     /* words per sequence */
+	uint64_t *bits;
+} ham_set_t;
+
+/* All reads must have one length (the caller checks and names the record). */
+rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o);
+void ham_set_free(ham_set_t *h);
+
+/* Distance of one pair; stops counting early once above `stop` (then any value > stop). */
+uint32_t ham_dist(const ham_set_t *h, int64_t i, int64_t j, uint32_t stop);
+
+/* Distances of rows [r0, r1) x columns [c0, c1) into out[(i - r0) * ld + (j - c0)], capped;
+ * with upper, only j >= i is written. */
+void ham_block(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+               int upper, uint32_t *out, int64_t ld);
+
+typedef struct {
+	int32_t i, j;
+	uint32_t d;
+} ham_pair_t;
+
+/* Sort pairs by (i, j): the order of the sparse output. */
+void ham_pairs_sort(ham_pair_t *p, int64_t n);
+
+/* Pairs i in [r0, r1), j > i, with distance <= maxd (capped value), sorted by (i, j).
+ * *pairs is allocated here (NULL when none); the caller frees it. */
+rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
+                      ham_pair_t **pairs, int64_t *n_pairs);
+
+#endif

@@ -1,0 +1,116 @@
+/* Argument iteration and the options every mode shares. */
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <ctype.h>
+#include "cli/cli.h"
+
+void rcli_args_init(rcli_args_t *a, int argc, char **argv)
+{
+	memset(a, 0, sizeof *a);
+	a->argc = argc; a->argv = argv; a->i = 0;  /* argv[0] is the program or the mode */
+}
+
+int rcli_next(rcli_args_t *a)
+{
+	a->name = a->eq = a->pos = 0;
+	if (++a->i >= a->argc) return RCLI_END;
+	const char *s = a->argv[a->i];
+	if (!a->only_pos && strcmp(s, "--") == 0) {
+		a->only_pos = 1;
+		return rcli_next(a);
+	}
+	if (a->only_pos || s[0] != '-' || s[1] == 0) { a->pos = s; return RCLI_POS; }
+	const char *eq = s[1] == '-' ? strchr(s, '=') : 0;
+	if (eq) {
+		size_t n = (size_t)(eq - s) < sizeof a->buf - 1 ? (size_t)(eq - s) : sizeof a->buf - 1;
+		memcpy(a->buf, s, n);
+		a->buf[n] = 0;
+		a->name = a->buf;
+		a->eq = eq + 1;
+	} else a->name = s;
+	return RCLI_OPT;
+}
+
+int rcli_is(const rcli_args_t *a, const char *s1, const char *s2)
+{
+	return (s1 && strcmp(a->name, s1) == 0) || (s2 && strcmp(a->name, s2) == 0);
+}
+
+const char *rcli_value(rcli_args_t *a)
+{
+	const char *v = a->eq;
+	if (!v) {
+		if (a->i + 1 >= a->argc) { rk_set_error("option %s needs a value", a->name); return 0; }
+		v = a->argv[++a->i];
+	}
+	/* "--candidates -q" is a forgotten value, not a file named -q */
+	if (v[0] == '-' && v[1] && !isdigit((unsigned char)v[1]) && v[1] != '.') {
+		rk_set_error("option %s needs a value, not the option '%s'", a->name, v);
+		return 0;
+	}
+	return v;
+}
+
+rk_status_t rcli_int(rcli_args_t *a, int64_t min, int64_t max, int64_t *out)
+{
+	const char *v = rcli_value(a);
+	if (!v) return RK_EINPUT;
+	char *end;
+	errno = 0;
+	long long x = strtoll(v, &end, 10);
+	if (errno || end == v || *end || x < min || x > max) {
+		if (max < INT64_MAX) rk_set_error("option %s: '%s' is not an integer in %lld..%lld", a->name, v, (long long)min, (long long)max);
+		else rk_set_error("option %s: '%s' is not an integer >= %lld", a->name, v, (long long)min);
+		return RK_EINPUT;
+	}
+	*out = x;
+	return RK_OK;
+}
+
+int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st)
+{
+	const char *v;
+	int64_t x;
+	*st = RK_OK;
+	if (rcli_is(a, "-h", "--help")) f->help = 1;
+	else if (rcli_is(a, "--version", "-V")) f->version = 1;
+	else if (rcli_is(a, "-q", "--quiet")) rk_set_log_level(RK_LOG_ERROR);
+	else if (rcli_is(a, "-v", "--verbose")) rk_set_log_level(RK_LOG_DEBUG);
+	else if (rcli_is(a, "-o", "--output")) { if (!(c->output = rcli_value(a))) *st = RK_EINPUT; }
+	else if (rcli_is(a, "--threads", "-@")) {
+		if ((*st = rcli_int(a, 1, INT64_MAX, &x)) == RK_OK) c->threads = x > 4096 ? 4096 : (int)x;
+	} else if (rcli_is(a, "--format", 0)) {
+		if (!(v = rcli_value(a))) *st = RK_EINPUT;
+		else if (!strcmp(v, "tsv")) c->format = RK_FMT_TSV;
+		else if (!strcmp(v, "json")) c->format = RK_FMT_JSON;
+		else { rk_set_error("--format: '%s' is not tsv or json", v); *st = RK_EINPUT; }
+	} else if (rcli_is(a, "--backend", 0)) {
+		if (!(v = rcli_value(a))) *st = RK_EINPUT;
+		else if (!strcmp(v, "cpu")) c->backend = RK_BACKEND_CPU;
+		else if (!strcmp(v, "gpu")) c->backend = RK_BACKEND_GPU;
+		else if (!strcmp(v, "auto")) c->backend = RK_BACKEND_AUTO;
+		else { rk_set_error("--backend: '%s' is not cpu, gpu or auto", v); *st = RK_EINPUT; }
+	} else if (rcli_is(a, "--device-memory", 0)) {
+		if (!(v = rcli_value(a))) *st = RK_EINPUT;
+		else if (!(c->device_memory = rk_parse_size(v))) { rk_set_error("--device-memory: bad size '%s'", v); *st = RK_EINPUT; }
+	} else return 0;
+	return 1;
+}
+
+void rcli_common_usage(FILE *fp, int with_backend)
+{
+	fprintf(fp,
+"  -o, --output FILE       write to FILE [stdout]\n"
+"      --format tsv|json   output format [tsv]\n"
+"Resources:\n"
+"      --threads INT       CPU threads per rank [cores / ranks on the node]\n");
+	if (with_backend)
+		fprintf(fp,
+"      --backend B         cpu, gpu or auto [auto: gpu when usable]\n"
+"      --device-memory SZ  cap on device memory per rank (e.g. 8G)\n");
+	fprintf(fp,
+"  -q, --quiet             errors only on stderr (no progress, summary or warnings)\n"
+"  -v, --verbose           debug messages too\n"
+"  -h, --help              this help;  --version  print the version\n");
+}

@@ -1,0 +1,127 @@
+/* The mode table and the program's entry: dispatch, global help and version, and the end
+ * of every mode's main (parse result, MPI start, run, exit status). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli/cli.h"
+#include "algo/rkt.h"
+#include "gpu/rgpu.h"
+
+static int rcli_todo_main(int argc, char **argv);
+
+const rcli_mode_t rcli_modes[] = {
+	{ "rkt", "Rkt-LCS: the longest substring of a read shared (<= k mismatches) by >= t other reads", rcli_rkt_main },
+	{ "hamming", "pairwise SNP / Hamming distances of an alignment (snp-dists compatible)", rcli_ham_main },
+	{ "lev", "Levenshtein distance and CIGAR of sequence pairs (not implemented yet)", rcli_todo_main },
+	{ "lcs", "longest common subsequence of sequence pairs (not implemented yet)", rcli_todo_main },
+};
+const int rcli_n_modes = (int)(sizeof rcli_modes / sizeof rcli_modes[0]);
+
+static int rcli_todo_main(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "[rktlcs] error: the %s mode is not yet implemented in this version\n", argv[0]);
+	return 1;
+}
+
+void rcli_version(FILE *fp)
+{
+	/* what this build can run on, the way samtools --version lists its features */
+	fprintf(fp, "rktlcs %s\ncpu: OpenMP, %s\n", RKTLCS_VERSION, rkt_simd_name());
+#ifdef RKTLCS_HAVE_CUDA
+	int nd = rgpu_device_count();
+	char name[256] = "";
+	if (nd > 0 && rgpu_device_name(0, name, sizeof name) == RK_OK)
+		fprintf(fp, "gpu: CUDA, %d device%s (%s)\n", nd, nd > 1 ? "s" : "", name);
+	else fprintf(fp, "gpu: CUDA, no usable device\n");
+#else
+	fprintf(fp, "gpu: not built (no CUDA compiler at build time)\n");
+#endif
+}
+
+/* Edit distance of two short words, for "did you mean". */
+static int rcli_edit(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b), d[64];
+	if (la > 60 || lb > 60) return 99;
+	for (int j = 0; j <= lb; j++) d[j] = j;
+	for (int i = 1; i <= la; i++) {
+		int diag = d[0];
+		d[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int t = d[j], v = diag + (a[i - 1] != b[j - 1]);
+			if (d[j] + 1 < v) v = d[j] + 1;
+			if (d[j - 1] + 1 < v) v = d[j - 1] + 1;
+			d[j] = v;
+			diag = t;
+		}
+	}
+	return d[lb];
+}
+
+int rcli_main(int argc, char **argv)
+{
+	rk_tune_init();
+	if (argc > 1) {
+		const char *m = argv[1];
+		for (int i = 0; i < rcli_n_modes; i++)
+			if (strcmp(m, rcli_modes[i].name) == 0) return rcli_modes[i].main(argc - 1, argv + 1);
+		/* a word that is no file but close to a mode's name is a typo, not the input */
+		struct stat sb;
+		if (m[0] != '-' && stat(m, &sb) != 0) {
+			for (int i = 0; i < rcli_n_modes; i++) {
+				int d = rcli_edit(m, rcli_modes[i].name);
+				if (d <= 2 && d < (int)strlen(rcli_modes[i].name)) {
+					fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean '%s'?)\n", m, rcli_modes[i].name);
+					return 1;
+				}
+			}
+		}
+	}
+	return rcli_rkt_main(argc, argv);  /* the default mode */
+}
+
+static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops, rcli_flags_t *f)
+{
+	rcli_args_t a;
+	rk_status_t st = RK_OK;
+	const char *in[8];
+	int n = 0, r;
+	rcli_args_init(&a, argc, argv);
+	while (!st && (r = rcli_next(&a)) != RCLI_END) {
+		if (r == RCLI_POS) {
+			if (n == ops->max_inputs) {
+				if (n == 1) rk_set_error("more than one input file: '%s' and '%s'", in[0], a.pos);
+				else rk_set_error("too many input files: '%s' (see %s)", a.pos, ops->help);
+				return RK_EINPUT;
+			}
+			in[n++] = a.pos;
+		} else if (!ops->opt(o, &a, &st) && !rcli_common(&a, c, f, &st)) {
+			rk_set_error("unknown option '%s' (see %s)", a.argv[a.i], ops->help);
+			return RK_EINPUT;
+		}
+	}
+	ops->inputs(o, in, n);
+	if (st || f->help || f->version) return st;
+	return ops->check(o);
+}
+
+int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops)
+{
+	rcli_flags_t f = { 0, 0 };
+	rk_status_t st = rcli_parse(argc, argv, o, c, ops, &f);
+	if (f.help) { ops->usage(stdout); return 0; }
+	if (f.version) { rcli_version(stdout); return 0; }
+	if (st) {
+		fprintf(stderr, "[rktlcs] error: %s\n", rk_error());
+		if (argc <= 1) ops->usage(stderr);
+		return 1;
+	}
+	rmpi_t w;
+	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { fprintf(stderr, "[rktlcs] error: %s\n", rk_error()); return 2; }
+	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
+	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
+	st = ops->run(&w, o);
+	rmpi_finalize(&w);
+	return rk_exit_code(st);
+}

@@ -1,0 +1,59 @@
+/* The rkt mode's command line (docs/rkt.md). -tau is accepted with one dash so that the
+ * paper's "rktlcs reads.fq -k 10 -t 1000 -tau 15" works verbatim. */
+#include <string.h>
+#include "cli/cli.h"
+#include "mpi/rkt_run.h"
+
+static void rkt_usage(FILE *fp)
+{
+	fprintf(fp,
+"rktlcs %s - compare sequencing reads at scale\n"
+"\n"
+"Usage: rktlcs [rkt] [options] READS            (READS: FASTA/FASTQ, plain/gzip/BGZF, '-' = stdin)\n"
+"       mpirun -np N rktlcs READS -k K -t T -tau TAU\n"
+"       rktlcs MODE --help                       (modes below)\n"
+"\n", RKTLCS_VERSION);
+	for (int i = 0; i < rcli_n_modes; i++) fprintf(fp, "  %-8s %s\n", rcli_modes[i].name, rcli_modes[i].summary);
+	fprintf(fp,
+"\n"
+"Rkt-LCS: the longest substring of a read, length >= TAU, occurring with at most K\n"
+"mismatches in at least T other reads.\n"
+"\n"
+"Required:\n"
+"  -k, --mismatches INT    mismatches allowed per occurrence (>= 0)\n"
+"  -t, --min-reads INT     other reads that must contain it (>= 1)\n"
+"  -tau, --tau INT         minimum length (>= 1)\n"
+"Output:\n"
+"      --candidates FILE   also write every read's candidate to FILE\n"
+"      --occurrences       list the winner's occurrence in each supporting read\n");
+	rcli_common_usage(fp, 1);
+	fprintf(fp,
+"\n"
+"Output columns: index (1-based), name, pos (0-based), len, support, substring.\n"
+"Exit status: 0 success (also when no candidate exists), 1 bad input or usage,\n"
+"2 resource failure (memory, device).\n");
+}
+
+static int rkt_opt(void *op, rcli_args_t *a, rk_status_t *st)
+{
+	rkt_run_opt_t *o = op;
+	if (rcli_is(a, "-k", "--mismatches")) *st = rcli_int(a, 0, INT64_MAX, &o->algo.k);
+	else if (rcli_is(a, "-t", "--min-reads")) *st = rcli_int(a, 1, INT64_MAX, &o->algo.t);
+	else if (rcli_is(a, "-tau", "--tau")) *st = rcli_int(a, 1, INT64_MAX, &o->algo.tau);
+	else if (rcli_is(a, "--candidates", 0)) *st = (o->candidates = rcli_value(a)) ? RK_OK : RK_EINPUT;
+	else if (rcli_is(a, "--occurrences", 0)) o->occurrences = 1;
+	else return 0;
+	return 1;
+}
+
+static void rkt_inputs(void *o, const char **in, int n) { ((rkt_run_opt_t *)o)->input = n ? in[0] : 0; }
+static rk_status_t rkt_check(const void *o) { return rkt_run_opt_check(o); }
+static rk_status_t rkt_run(const rmpi_t *w, const void *o) { return rmpi_rkt_run(w, o); }
+
+int rcli_rkt_main(int argc, char **argv)
+{
+	static const rcli_ops_t ops = { "rktlcs --help", 1, rkt_usage, rkt_opt, rkt_inputs, rkt_check, rkt_run };
+	rkt_run_opt_t o;
+	rkt_run_opt_init(&o);
+	return rcli_mode(argc, argv, &o, &o.c, &ops);
+}

@@ -1,0 +1,74 @@
+/* Leveled logging and progress lines on stderr. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "rktlcs.h"
+
+static int rk_log_level = RK_LOG_INFO;
+
+void rk_set_log_level(int level) { rk_log_level = level; }
+int rk_get_log_level(void) { return rk_log_level; }
+
+static int rk_progress_open;  /* a terminal progress line is on screen, without its newline */
+
+void rk_log(int level, const char *fmt, ...)
+{
+	if (level > rk_log_level) return;
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	const char *tag = level <= RK_LOG_ERROR ? "error: " : level <= RK_LOG_WARNING ? "warning: " : level >= RK_LOG_DEBUG ? "debug: " : "";
+	/* one fprintf per line so lines from several ranks or threads do not interleave */
+	fprintf(stderr, "%s[rktlcs] %s%s\n", rk_progress_open ? "\n" : "", tag, buf);
+	rk_progress_open = 0;
+}
+
+void rk_progress_start(rk_progress_t *p, const char *what, double total)
+{
+	memset(p, 0, sizeof *p);
+	p->what = what;
+	p->total = total > 0 ? total : 1;
+	p->t0 = p->last = rk_realtime();
+	p->tty = isatty(STDERR_FILENO);
+}
+
+static void rk_progress_line(rk_progress_t *p, double done, double now)
+{
+	double f = done / p->total, dt = now - p->t0;
+	char eta[48] = "";
+	if (f > 0.01 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
+	if (p->tty) {
+		fprintf(stderr, "\r[rktlcs] %s: %5.1f%%, %.0f s%s\033[K", p->what, 100 * f, dt, eta);
+		rk_progress_open = 1;
+	} else fprintf(stderr, "[rktlcs] %s: %.1f%%, %.1f s%s\n", p->what, 100 * f, dt, eta);
+	p->shown = 1;
+}
+
+void rk_progress(rk_progress_t *p, double done)
+{
+	if (rk_log_level < RK_LOG_INFO) return;
+	double now = rk_realtime();
+	if (p->tty) {
+		/* nothing for short runs; then at most twice a second */
+		if (now - p->t0 < 2.0 || now - p->last < 0.5) return;
+	} else {
+		/* batch logs: at each 10% step or every 30 s, after the first 2 s */
+		int step = (int)(10 * done / p->total);
+		if (now - p->t0 < 2.0 || (step <= p->step && now - p->last < 30.0)) return;
+		p->step = step;
+	}
+	p->last = now;
+	rk_progress_line(p, done, now);
+}
+
+void rk_progress_end(rk_progress_t *p)
+{
+	if (p->tty && p->shown && rk_progress_open) {
+		rk_progress_line(p, p->total, rk_realtime());
+		fputc('\n', stderr);
+		rk_progress_open = 0;
+	}
+}

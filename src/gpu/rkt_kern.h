@@ -1,0 +1,57 @@
+/* Internal to the gpu layer: data layout shared by the Rkt-LCS host driver (rkt_gpu.cu),
+ * packing (rkt_pack.c) and kernels (rkt_kernel.cu).
+ *
+ * The reads j are sorted by length (longest first) into slots; slot q is bit q%32 of lane
+ * (q/32)%32 of j-set q/1024. For every position p < Lmax of a j-set, a row holds six planes
+ * of 32 words (one per lane): plane c < 4 has bit 1 where read j's symbol at p is not base c
+ * (or is unknown, or p is past its end), plane 4 is all ones (s_i's own symbol is unknown),
+ * plane 5 has bit 1 where p < len_j. A task is one start x of one read i. */
+#ifndef RGPU_RKT_KERN_H
+#define RGPU_RKT_KERN_H
+
+#include <stdint.h>
+#include "algo/rkt.h"
+
+#define RG_ROW 192          /* words per row: 6 planes x 32 lanes */
+#define RG_EX_PLANE 5
+#define RG_SET 1024         /* reads per j-set */
+#define RG_PAD_ROWS 8       /* rows after the last j-set: loads of starts past the end (>= RG_Y) */
+
+typedef struct {
+	int64_t code;   /* offset of s_i[x] in the chunk's code bytes */
+	int64_t soff;   /* offset of this task's support counters S[l - tau], l = tau .. len_i - x */
+	int32_t slot;   /* slot of read i, to leave out j == i */
+	int32_t n;      /* len_i - x */
+} rg_task_t;
+
+typedef struct {
+	const uint32_t *ne;       /* rows of j-sets j0..j1-1, the first at row row0 */
+	const int64_t *jrow;      /* first row of each j-set (all j-sets) */
+	const int32_t *jlen;      /* longest read of each j-set */
+	const uint8_t *jmixed;    /* j-set has reads of several lengths or empty slots */
+	int64_t row0;
+	int32_t j0, j1;
+	const uint8_t *codes;     /* the chunk's reads, 2-bit codes (4 unknown), one byte each */
+	const rg_task_t *tasks;
+	int64_t n_tasks;
+	uint32_t *S;              /* support counters of the chunk's tasks, added to */
+	int32_t k, tau;
+	int32_t lr;               /* longest l range of a task: Lmax - tau + 1 */
+	int32_t lpad;             /* code bytes per task in shared memory (multiple of 4) */
+	int32_t tpw;              /* tasks per warp */
+	int32_t carveout;         /* shared-memory carveout percent for the launch; < 0: the default */
+} rg_kparams_t;
+
+#endif
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+/* Shared memory of one block of `warps` warps. */
+size_t rg_smem_bytes(int warps, int32_t lr, int32_t lpad, int32_t tpw);
+/* Support counts of tasks [0, p->n_tasks) against j-sets [p->j0, p->j1); added to p->S. */
+cudaError_t rg_launch_support(const rg_kparams_t *p, int warps, cudaStream_t st);
+/* Candidate of each of nr reads from the support counters of its tasks
+ * (tasks rtask[r] .. rtask[r+1]-1, in order of x). */
+cudaError_t rg_launch_cand(const uint32_t *S, const int64_t *rtask, const rg_task_t *tasks, int64_t nr,
+                           int32_t tau, int64_t t, rkt_cand_t *out, cudaStream_t st);
+#endif

@@ -1,0 +1,60 @@
+/* Device discovery and the shared runtime of the modes' host drivers. A missing driver or
+ * no device counts as "no GPU", not as an error. */
+#include <stdio.h>
+#include <string.h>
+#include "gpu/rgpu_rt.h"
+
+extern "C" int rgpu_device_count(void)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) != cudaSuccess) {
+		cudaGetLastError(); /* clear the sticky "no device" error */
+		return 0;
+	}
+	return n;
+}
+
+extern "C" rk_status_t rgpu_device_name(int dev, char *buf, int len)
+{
+	cudaDeviceProp p;
+	CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+	snprintf(buf, (size_t)len, "%s", p.name);
+	return RK_OK;
+}
+
+rk_status_t rgpu_rt_init(rgpu_rt_t *rt, const rgpu_opt_t *g, rgpu_stats_t *stats)
+{
+	memset(rt, 0, sizeof *rt);
+	rt->device = g->device;
+	rt->stats = stats;
+	CUDA_CHECK(cudaSetDevice(g->device));
+	size_t fr = 0, tot = 0;
+	CUDA_CHECK(cudaMemGetInfo(&fr, &tot));
+	rt->budget = fr > 2 * RGPU_RESERVE ? fr - RGPU_RESERVE : fr / 2;
+	if (g->mem_limit && g->mem_limit < rt->budget) rt->budget = g->mem_limit;
+	CUDA_CHECK(cudaStreamCreateWithFlags(&rt->st, cudaStreamNonBlocking));
+	CUDA_CHECK(cudaEventCreate(&rt->e0));
+	CUDA_CHECK(cudaEventCreate(&rt->e1));
+	return RK_OK;
+}
+
+void rgpu_rt_free(rgpu_rt_t *rt)
+{
+	/* unchecked: this runs on error paths too, where the first error is the one to report */
+	if (rt->e0) cudaEventDestroy(rt->e0);
+	if (rt->e1) cudaEventDestroy(rt->e1);
+	if (rt->st) cudaStreamDestroy(rt->st);
+	memset(rt, 0, sizeof *rt);
+}
+
+rk_status_t rgpu_rt_timed(rgpu_rt_t *rt, rgpu_launch_f launch, const void *arg)
+{
+	CUDA_CHECK(cudaEventRecord(rt->e0, rt->st));
+	CUDA_CHECK(launch(arg, rt->st));
+	CUDA_CHECK(cudaEventRecord(rt->e1, rt->st));
+	CUDA_CHECK(cudaEventSynchronize(rt->e1));
+	float ms = 0;
+	CUDA_CHECK(cudaEventElapsedTime(&ms, rt->e0, rt->e1));
+	if (rt->stats) { rt->stats->kernel_s += ms / 1e3; rt->stats->n_launch++; }
+	return RK_OK;
+}

@@ -1,0 +1,137 @@
+/* The shared text formatter: a growable buffer, integers through a digit table, JSON
+ * strings, and rows formatted by several threads but written in order. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <pthread.h>
+#include <omp.h>
+#include "io/fmt.h"
+
+void rio_buf_free(rio_buf_t *b)
+{
+	free(b->s);
+	b->s = 0; b->l = b->m = 0; b->oom = 0;
+}
+
+static int rio_buf_need(rio_buf_t *b, size_t n)
+{
+	if (b->oom) return -1;
+	if (b->l + n <= b->m) return 0;
+	size_t m = (b->l + n) * 2;
+	char *t = realloc(b->s, m);
+	if (!t) { b->oom = 1; return -1; }
+	b->s = t; b->m = m;
+	return 0;
+}
+
+void rio_buf_strn(rio_buf_t *b, const char *s, size_t n)
+{
+	if (rio_buf_need(b, n + 1)) return;
+	memcpy(b->s + b->l, s, n);
+	b->l += n;
+}
+
+void rio_buf_str(rio_buf_t *b, const char *s) { rio_buf_strn(b, s, strlen(s)); }
+
+void rio_buf_chr(rio_buf_t *b, char c)
+{
+	if (rio_buf_need(b, 1)) return;
+	b->s[b->l++] = c;
+}
+
+static char rio_dig[10000][4];  /* "0".."9999", not NUL-terminated; lengths in rio_dlen */
+static uint8_t rio_dlen[10000];
+
+static void rio_dig_init(void)
+{
+	for (int v = 0; v < 10000; v++) {
+		char t[8];
+		rio_dlen[v] = (uint8_t)snprintf(t, sizeof t, "%d", v);
+		memcpy(rio_dig[v], t, rio_dlen[v]);
+	}
+}
+
+void rio_buf_u64(rio_buf_t *b, uint64_t v)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, rio_dig_init);
+	if (rio_buf_need(b, 21)) return;
+	if (v < 10000) {  /* distances are mostly small: one table copy */
+		memcpy(b->s + b->l, rio_dig[v], 4);
+		b->l += rio_dlen[v];
+		return;
+	}
+	char t[24];
+	int n = 0;
+	do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+	while (n) b->s[b->l++] = t[--n];
+}
+
+void rio_buf_i64(rio_buf_t *b, int64_t v)
+{
+	if (v < 0) { rio_buf_chr(b, '-'); rio_buf_u64(b, (uint64_t)0 - (uint64_t)v); }
+	else rio_buf_u64(b, (uint64_t)v);
+}
+
+void rio_buf_printf(rio_buf_t *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(0, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || rio_buf_need(b, (size_t)n + 1)) return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->l, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->l += (size_t)n;
+}
+
+void rio_buf_json(rio_buf_t *b, const char *s)
+{
+	rio_buf_chr(b, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') { rio_buf_chr(b, '\\'); rio_buf_chr(b, (char)c); }
+		else if (c < 0x20) rio_buf_printf(b, "\\u%04x", c);
+		else rio_buf_chr(b, (char)c);
+	}
+	rio_buf_chr(b, '"');
+}
+
+rk_status_t rio_buf_write(rio_buf_t *b, FILE *fp, const char *what)
+{
+	if (b->oom) {
+		rk_set_error("%s: out of memory while formatting the output", what);
+		return RK_ERES;
+	}
+	if (b->l && fwrite(b->s, 1, b->l, fp) != b->l) {
+		int e = errno;
+		rk_set_error("%s: write failed: %s", what, strerror(e));
+		return e == ENOSPC || e == EDQUOT || e == EFBIG ? RK_ERES : RK_EIO;
+	}
+	b->l = 0;
+	return RK_OK;
+}
+
+#define RIO_ROWS 256  /* rows formatted at once */
+
+rk_status_t rio_rows(FILE *fp, const char *what, int64_t n, int nth,
+                     void (*fmt_row)(rio_buf_t *b, int64_t row, const void *ctx), const void *ctx)
+{
+	rio_buf_t *bufs = calloc(RIO_ROWS, sizeof *bufs);
+	if (!bufs) { rk_set_error("out of memory"); return RK_ERES; }
+	rk_status_t st = RK_OK;
+	for (int64_t r0 = 0; r0 < n && !st; r0 += RIO_ROWS) {
+		int64_t r1 = r0 + RIO_ROWS < n ? r0 + RIO_ROWS : n;
+#pragma omp parallel for num_threads(nth > 0 ? nth : 1) schedule(dynamic, 4)
+		for (int64_t r = r0; r < r1; r++) {
+			bufs[r - r0].l = 0;
+			fmt_row(&bufs[r - r0], r, ctx);
+		}
+		for (int64_t r = r0; r < r1 && !st; r++) st = rio_buf_write(&bufs[r - r0], fp, what);
+	}
+	for (int q = 0; q < RIO_ROWS; q++) rio_buf_free(&bufs[q]);
+	free(bufs);
+	return st;
+}

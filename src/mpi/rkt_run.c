@@ -1,0 +1,134 @@
+/* Rkt-LCS under MPI (rkt_run.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "mpi/rkt_run.h"
+#include "io/rkt_out.h"
+#include "gpu/rkt_gpu.h"
+
+void rkt_run_opt_init(rkt_run_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	rk_common_init(&o->c);
+	rkt_opt_init(&o->algo);
+}
+
+rk_status_t rkt_run_opt_check(const rkt_run_opt_t *o)
+{
+	if (!o->input) { rk_set_error("no input file given (see rktlcs --help)"); return RK_EINPUT; }
+	if (o->algo.k < 0) { rk_set_error("missing -k (mismatches)"); return RK_EINPUT; }
+	if (o->algo.t < 1) { rk_set_error("missing -t (min reads)"); return RK_EINPUT; }
+	if (o->algo.tau < 1) { rk_set_error("missing -tau (min length)"); return RK_EINPUT; }
+	return RK_OK;
+}
+
+typedef struct {
+	const int64_t *bounds;
+	rkt_cand_t *all;
+} rkt_gather_t;
+
+static rk_status_t rkt_take(void *ctx, int rank, const void *data, uint64_t n)
+{
+	rkt_gather_t *g = ctx;
+	if (n != sizeof(rkt_cand_t) * (uint64_t)(g->bounds[rank + 1] - g->bounds[rank])) {
+		rk_set_error("rank %d sent %llu bytes of candidates, not the %lld reads it owns", rank, (unsigned long long)n,
+		             (long long)(g->bounds[rank + 1] - g->bounds[rank]));
+		return RK_ERES;
+	}
+	memcpy(g->all + g->bounds[rank], data, n);
+	return RK_OK;
+}
+
+static rk_status_t rkt_write(const rkt_run_opt_t *o, const rio_reads_t *reads, const rkt_set_t *set, const rkt_opt_t *ro,
+                             const rkt_cand_t *all)
+{
+	rio_rkt_meta_t meta = { o->input, o->algo.k, o->algo.t, o->algo.tau, o->occurrences, o->c.format };
+	rkt_occ_t *occ = 0;
+	int64_t n_occ = 0, win = rkt_winner(all, set->n);
+	rk_status_t st = RK_OK;
+	rio_out_t out;
+	if (win >= 0 && o->occurrences) st = rkt_occurrences(ro, set, win, all[win].pos, all[win].len, &occ, &n_occ);
+	if (!st && o->candidates && (st = rio_out_open(&out, o->candidates)) == RK_OK) {
+		if ((st = rio_rkt_write_candidates(&out, &meta, reads, all)) == RK_OK) st = rio_out_commit(&out);
+		else rio_out_abort(&out);
+	}
+	if (!st && (st = rio_out_open(&out, o->c.output)) == RK_OK) {
+		if ((st = rio_rkt_write_result(&out, &meta, reads, all, win, occ, n_occ)) == RK_OK) st = rio_out_commit(&out);
+		else rio_out_abort(&out);
+	}
+	free(occ);
+	if (st) { rk_err("%s", rk_error()); return st; }
+	if (win < 0)
+		rk_info("no read has a substring of length >= %lld shared (<= %lld mismatches) with >= %lld other reads",
+		        (long long)o->algo.tau, (long long)o->algo.k, (long long)o->algo.t);
+	return RK_OK;
+}
+
+rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
+{
+	double t0 = rk_realtime();
+	rio_reads_t reads;
+	rkt_set_t set;
+	rkt_cand_t *mine = 0, *all = 0;
+	int64_t *bounds = 0;
+	rmpi_be_t be;
+	rk_status_t st;
+	memset(&set, 0, sizeof set);
+
+	if ((st = rmpi_read_reads(w, o->input, 0, &reads)) != RK_OK) return st;
+	if (w->rank == 0 && reads.n < 2) {
+		rk_err("%s: %lld record(s); Rkt-LCS needs at least 2 reads", o->input, (long long)reads.n);
+		st = RK_EINPUT;
+	}
+	if (!st && (st = rkt_set_init(&set, &reads)) != RK_OK) rk_err("%s", rk_error());
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+
+	int fits = 0;
+	char why[160] = "";
+#ifdef RKTLCS_HAVE_CUDA
+	fits = set.max_len <= rgpu_rkt_max_len(o->algo.tau);
+	snprintf(why, sizeof why, "rkt: reads of %d bp are too long for the GPU kernels at tau=%lld", set.max_len,
+	         (long long)o->algo.tau);
+#endif
+	if ((st = rmpi_backend(w, &o->c, fits, why, &be)) != RK_OK) goto done;
+	/* the cost model must be the same on every rank, or the ranks' bounds (and the gather's
+	 * counts) disagree: a rank without a GPU next to one with a GPU is allowed */
+	int gpu_cost = rmpi_any(w, be.use_gpu);
+	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
+	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
+	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, bounds);
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
+	rkt_opt_t ro = o->algo;
+	ro.n_threads = be.g.n_threads = rmpi_threads(w, &o->c);
+	mine = malloc(sizeof(rkt_cand_t) * (size_t)(hi - lo + 1));
+	if (w->rank == 0) all = malloc(sizeof(rkt_cand_t) * (size_t)set.n);
+	if (!mine || (w->rank == 0 && !all)) { rk_err("out of memory for the candidates"); st = RK_ERES; }
+	else {
+#ifdef RKTLCS_HAVE_CUDA
+		if (be.use_gpu && (st = rgpu_rkt_candidates(&ro, &set, lo, hi, &be.g, mine, &be.stats)) != RK_OK && rmpi_gpu_failed(&o->c, &be, st))
+			st = RK_OK;
+#endif
+		if (!be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
+	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	rkt_gather_t g = { bounds, all };
+	if ((st = rmpi_gather_each(w, mine, sizeof(rkt_cand_t) * (uint64_t)(hi - lo), rkt_take, &g)) != RK_OK) goto done;
+
+	if (w->rank == 0) {
+		st = rkt_write(o, &reads, &set, &ro, all);
+		if (!st) {
+			double dt = rk_realtime() - t0, pairs = (double)set.n * (set.n - 1) / 2;
+			char desc[320];
+			rmpi_backend_desc(&be, rkt_simd_name(), desc, sizeof desc);
+			rk_info("rkt: %lld reads, %lld bases, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g read pairs/s, peak RSS %.1f MB",
+			        (long long)set.n, (long long)set.n_bases, w->size, w->size > 1 ? "s" : "", ro.n_threads,
+			        ro.n_threads > 1 ? "s" : "", desc, dt, pairs / (dt > 0 ? dt : 1e-9), rk_peak_rss_kb() / 1024.0);
+		}
+	}
+	st = rmpi_agree(w, st);
+done:
+	free(bounds); free(mine); free(all);
+	rkt_set_free(&set);
+	rio_reads_free(&reads);
+	return st;
+}
