@@ -4,13 +4,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}; shift || true
-pkgs="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libhts-dev zlib1g-dev gzip gawk bc time"
+# compilers and libraries; tabix (bgzip), python3 (JSON checks), clang + libomp + the
+# compiler-rt runtimes (fuzz targets), edlib and WFA2-lib (second implementations for the
+# lev tests and the benchmarks' baselines)
+pkgs="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libhts-dev zlib1g-dev gzip gawk bc time tabix python3
+      clang libomp-dev libclang-rt-dev libedlib-dev libwfa2-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
-	echo "installing:$missing"
+	echo "installing:$missing (apt, about a minute)"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq && apt-get install -y -qq $missing >/dev/null
 fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-cmake --build "$build" -j"$(nproc)"
+cmake --build "$build" -j"$(nproc)" ${RK_TARGETS:+--target $RK_TARGETS}

@@ -104,7 +104,29 @@ static inline void rkt_hist_add(const rkt_hist_t *h, uint32_t *cnt, const rkt_se
 	}
 }
 
-/* Candidate of owned read i from its counters; tmp has room for len + 1 counters. */
+/* The k-th largest of v[0..n) (k < n), reordering v: quickselect. */
+static uint32_t rkt_kth_largest(uint32_t *v, int64_t n, int64_t k)
+{
+	int64_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		uint32_t a = v[lo], b = v[(lo + hi) / 2], c = v[hi];
+		uint32_t piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+		int64_t i = lo, j = hi;
+		while (i <= j) {  /* descending: larger values first */
+			while (v[i] > piv) i++;
+			while (v[j] < piv) j--;
+			if (i <= j) { uint32_t t = v[i]; v[i] = v[j]; v[j] = t; i++; j--; }
+		}
+		if (k <= j) hi = j;
+		else if (k >= i) lo = i;
+		else return v[k];
+	}
+	return v[k];
+}
+
+/* Candidate of owned read i from its counters; tmp has room for max(len + 1, m) values.
+ * Raw values (long reads): the best length at start x is the t-th largest MaxLCP there,
+ * found by selection in O(m), so the scan is O(len x m) rather than O(len^2). */
 static void rkt_hist_cand(const rkt_hist_t *h, const rkt_set_t *s, int64_t i, int64_t t, uint32_t *tmp, rkt_cand_t *c)
 {
 	int64_t r = i - h->lo, tau = h->tau, L = (int64_t)s->len[i] - tau + 1;
@@ -114,16 +136,21 @@ static void rkt_hist_cand(const rkt_hist_t *h, const rkt_set_t *s, int64_t i, in
 		int64_t n = L - x;  /* values tau .. len - x */
 		/* later starts are shorter: they can at best tie, and ties keep the smaller x */
 		if (tau + n - 1 <= c->len) break;
-		const uint32_t *row;
 		if (h->raw[r]) {
-			memset(tmp, 0, sizeof(uint32_t) * (size_t)n);
 			const uint32_t *v = base + x * h->m;
+			int64_t nz = 0;
 			for (int64_t j = 0; j < h->m; j++)
-				if (v[j]) tmp[v[j] - tau]++;
-			row = tmp;
-		} else {
-			row = base + x * L - x * (x - 1) / 2;
+				if (v[j]) tmp[nz++] = v[j];
+			if (nz < t) continue;
+			uint32_t l = rkt_kth_largest(tmp, nz, t - 1);
+			if ((int64_t)l > c->len) {
+				int64_t sup = 0;
+				for (int64_t j = 0; j < h->m; j++) sup += v[j] >= l;
+				c->len = l; c->pos = x; c->support = sup;
+			}
+			continue;
 		}
+		const uint32_t *row = base + x * L - x * (x - 1) / 2;
 		int64_t sum = 0;
 		for (int64_t v = n - 1; v >= 0; v--) {
 			sum += row[v];
@@ -211,7 +238,7 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 
 #pragma omp parallel num_threads(nth)
 	{
-		uint32_t *tmp = malloc(sizeof(uint32_t) * ((size_t)s->max_len + 2));
+		uint32_t *tmp = malloc(sizeof(uint32_t) * ((size_t)(s->max_len > m ? s->max_len : m) + 2));
 		if (!tmp) {
 #pragma omp atomic write
 			fail = 1;

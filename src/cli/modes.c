@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "algo/rkt.h"
 #include "gpu/rgpu.h"
+#include "io/rio.h"
 
 static int rcli_todo_main(int argc, char **argv);
 
@@ -59,9 +60,8 @@ static int rcli_edit(const char *a, const char *b)
 	return d[lb];
 }
 
-int rcli_main(int argc, char **argv)
+static int rcli_dispatch(int argc, char **argv)
 {
-	rk_tune_init();
 	if (argc > 1) {
 		const char *m = argv[1];
 		for (int i = 0; i < rcli_n_modes; i++)
@@ -79,6 +79,15 @@ int rcli_main(int argc, char **argv)
 		}
 	}
 	return rcli_rkt_main(argc, argv);  /* the default mode */
+}
+
+int rcli_main(int argc, char **argv)
+{
+	rk_tune_init();
+	rio_cleanup_install();
+	int r = rcli_dispatch(argc, argv);
+	rio_cleanup_normal_exit();
+	return r;
 }
 
 static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops, rcli_flags_t *f)
@@ -113,12 +122,12 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (f.help) { ops->usage(stdout); return 0; }
 	if (f.version) { rcli_version(stdout); return 0; }
 	if (st) {
-		fprintf(stderr, "[rktlcs] error: %s\n", rk_error());
+		rk_err("%s", rk_error());
 		if (argc <= 1) ops->usage(stderr);
 		return 1;
 	}
 	rmpi_t w;
-	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { fprintf(stderr, "[rktlcs] error: %s\n", rk_error()); return 2; }
+	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rk_err("%s", rk_error()); return 2; }
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	st = ops->run(&w, o);

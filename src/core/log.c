@@ -15,11 +15,18 @@ static int rk_progress_open;  /* a terminal progress line is on screen, without 
 void rk_log(int level, const char *fmt, ...)
 {
 	if (level > rk_log_level) return;
-	char buf[1024];
+	char raw[1024], buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	vsnprintf(raw, sizeof raw, fmt, ap);
 	va_end(ap);
+	/* names and paths come from the input: a control byte (ESC) must not reach the terminal */
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)raw; *p && o + 5 < sizeof buf; p++) {
+		if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(buf + o, sizeof buf - o, "\\x%02x", *p);
+		else buf[o++] = (char)*p;
+	}
+	buf[o] = 0;
 	const char *tag = level <= RK_LOG_ERROR ? "error: " : level <= RK_LOG_WARNING ? "warning: " : level >= RK_LOG_DEBUG ? "debug: " : "";
 	/* one fprintf per line so lines from several ranks or threads do not interleave */
 	fprintf(stderr, "%s[rktlcs] %s%s\n", rk_progress_open ? "\n" : "", tag, buf);

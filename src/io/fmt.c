@@ -87,16 +87,47 @@ void rio_buf_printf(rio_buf_t *b, const char *fmt, ...)
 	b->l += (size_t)n;
 }
 
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if it is not one. */
+static int rio_utf8_len(const unsigned char *s)
+{
+	int n;
+	unsigned cp;
+	if (s[0] < 0x80) return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) { n = 2; cp = s[0] & 0x1f; }
+	else if (s[0] >= 0xe0 && s[0] <= 0xef) { n = 3; cp = s[0] & 0x0f; }
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4) { n = 4; cp = s[0] & 0x07; }
+	else return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80) return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+	return n;
+}
+
+/* JSON strings must be UTF-8. Valid UTF-8 is copied; '"' and '\\' are escaped; control
+ * bytes become \u00XX; a byte that is not part of valid UTF-8 also becomes \u00XX, its value
+ * read as a Latin-1 code point (documented in docs/input.md). */
 void rio_buf_json(rio_buf_t *b, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	rio_buf_chr(b, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') { rio_buf_chr(b, '\\'); rio_buf_chr(b, (char)c); }
-		else if (c < 0x20) rio_buf_printf(b, "\\u%04x", c);
-		else rio_buf_chr(b, (char)c);
+	while (*p) {
+		int n = rio_utf8_len(p);
+		if (*p == '"' || *p == '\\') { rio_buf_chr(b, '\\'); rio_buf_chr(b, (char)*p); p++; }
+		else if (*p < 0x20 || *p == 0x7f || n == 0) { rio_buf_printf(b, "\\u%04x", *p); p++; }
+		else { rio_buf_strn(b, (const char *)p, (size_t)n); p += n; }
 	}
 	rio_buf_chr(b, '"');
+}
+
+void rio_buf_printable(rio_buf_t *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) rio_buf_printf(b, "\\x%02x", *p);
+		else rio_buf_chr(b, (char)*p);
+	}
 }
 
 rk_status_t rio_buf_write(rio_buf_t *b, FILE *fp, const char *what)

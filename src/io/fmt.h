@@ -24,6 +24,8 @@ void rio_buf_i64(rio_buf_t *b, int64_t v);
 void rio_buf_printf(rio_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string, quotes included (the escaping rule is in fmt.c). */
 void rio_buf_json(rio_buf_t *b, const char *s);
+/* Text for a '#' comment line: control bytes (a newline in a path) as \xHH. */
+void rio_buf_printable(rio_buf_t *b, const char *s);
 
 /* Write b to fp and empty it. RK_ERES if b lost text (oom) or the device is full,
  * RK_EIO on other write errors; rk_error() names `what` (the output's name). */

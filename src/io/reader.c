@@ -1,42 +1,31 @@
-/* FASTA/FASTQ parser. kseq.h's kstream over BGZF does the buffering and line splitting;
- * the record grammar is ours so that every malformed input gets a precise error. */
+/* FASTA/FASTQ parser over htslib's BGZF (plain, gzip and BGZF, detected by content). The
+ * buffering and line splitting are ours, not kseq's: kseq grows its line buffer without
+ * checking realloc (a gigantic line then overflows the heap), and a sequence line is
+ * validated as it streams in, so /dev/zero or a binary file fails at its first bad byte
+ * instead of after reading it whole. Every malformed input gets a precise error. */
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <htslib/bgzf.h>
-#include <htslib/kstring.h>
+#include <htslib/hts.h>
 #include <htslib/hts_log.h>
 #include "io/rio.h"
 
-typedef struct {
-	BGZF *fp;
-	int err;
-} rio_src_t;
-
-/* bgzf_read() returns -1 on a corrupt/truncated stream; kstream would spin on a negative
- * count, so report it as EOF and remember the error. */
-static int rio_src_read(rio_src_t *s, void *buf, int len)
-{
-	ssize_t n = bgzf_read(s->fp, buf, (size_t)len);
-	if (n < 0) { s->err = 1; return 0; }
-	return (int)n;
-}
-
-#include <htslib/kseq.h>
-KSTREAM_INIT(rio_src_t *, rio_src_read, 65536)
+#define RIO_BUF (1 << 17)          /* bytes read from the stream at a time */
+#define RIO_MAX_HEADER (1 << 20)   /* a longer header line is not FASTA/FASTQ */
 
 struct rio_file_s {
-	rio_src_t src;
-	kstream_t *ks;
-	kstring_t line;
-	int pushed;        /* line holds a header read ahead */
-	int started;
-	int64_t rec;       /* records read so far */
+	BGZF *fp;
+	uint8_t *buf;
+	int beg, end, eof, err;    /* err: the compressed stream is corrupt or truncated */
+	char *line;                /* header, '+' and blank lines */
+	size_t line_l, line_m;
+	int64_t rec;               /* records read so far */
 	char *path;
-	kstring_t name;
-	const uint8_t *norm;  /* rio_norm, or rio_norm_keep with case kept */
+	char *name;                /* current record's name */
+	const uint8_t *norm;       /* rio_norm, or rio_norm_keep with case kept */
 };
 
 const uint8_t rio_code[256] = {
@@ -73,37 +62,78 @@ rio_file_t *rio_open(const char *path)
 	rio_norm_init();
 	hts_set_log_level(HTS_LOG_OFF);  /* our own one-line message says what went wrong */
 	rio_file_t *f = calloc(1, sizeof *f);
-	if (!f) { rk_set_error("out of memory"); return 0; }
-	f->path = strdup(path);
-	f->norm = rio_norm;
-	f->src.fp = bgzf_open(path, "r");
-	if (!f->src.fp) {
-		rk_set_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
-		free(f->path); free(f);
+	if (!f || !(f->path = strdup(path)) || !(f->buf = malloc(RIO_BUF))) {
+		if (f) { free(f->path); free(f); }
+		rk_set_error("out of memory");
 		return 0;
 	}
-	f->ks = ks_init(&f->src);
+	f->norm = rio_norm;
+	errno = 0;
+	f->fp = bgzf_open(path, "r");
+	if (!f->fp) {
+		rk_set_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+		free(f->buf); free(f->path); free(f);
+		return 0;
+	}
+	/* samtools warns about a BGZF file without its end-of-file block: it may be truncated */
+	if (bgzf_compression(f->fp) == bgzf && bgzf_check_EOF(f->fp) == 0)
+		rk_warn("%s: no BGZF end-of-file marker: the file may be truncated", path);
 	return f;
 }
 
 void rio_close(rio_file_t *f)
 {
 	if (!f) return;
-	ks_destroy(f->ks);
-	bgzf_close(f->src.fp);
-	free(f->line.s); free(f->name.s); free(f->path);
+	bgzf_close(f->fp);
+	free(f->buf); free(f->line); free(f->name); free(f->path);
 	free(f);
 }
 
-/* Next line without trailing CR/space; -1 at EOF, -3 on a stream error. */
-static int rio_getline(rio_file_t *f)
+/* Next byte without consuming it: -1 at the end, -3 on a corrupt stream. */
+static int rio_peek(rio_file_t *f)
 {
-	if (ks_getuntil(f->ks, KS_SEP_LINE, &f->line, 0) < 0)
-		return f->src.err ? -3 : -1;
-	if (f->src.err) return -3;
-	while (f->line.l > 0 && (f->line.s[f->line.l - 1] == '\r' || f->line.s[f->line.l - 1] == ' ' || f->line.s[f->line.l - 1] == '\t'))
-		f->line.s[--f->line.l] = 0;
-	return (int)f->line.l;
+	if (f->beg < f->end) return f->buf[f->beg];
+	if (f->eof) return f->err ? -3 : -1;
+	ssize_t n = bgzf_read(f->fp, f->buf, RIO_BUF);
+	f->beg = 0;
+	if (n <= 0) {
+		/* bgzf_read() returns -1 on a corrupt or truncated stream */
+		f->end = 0; f->eof = 1; f->err = n < 0;
+		return f->err ? -3 : -1;
+	}
+	f->end = (int)n;
+	return f->buf[0];
+}
+
+static int rio_ws(int c) { return c == '\r' || c == ' ' || c == '\t'; }
+
+/* One line into f->line without the newline and trailing blanks: its length, -1 at the
+ * end (nothing read), -3 corrupt stream, -4 out of memory, -5 longer than cap. */
+static int64_t rio_getline(rio_file_t *f, size_t cap)
+{
+	int c = rio_peek(f);
+	if (c < 0) return c;
+	f->line_l = 0;
+	for (;;) {
+		if ((c = rio_peek(f)) == -3) return -3;
+		if (c == -1) break;
+		uint8_t *s = f->buf + f->beg, *nl = memchr(s, '\n', (size_t)(f->end - f->beg));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(f->end - f->beg);
+		if (f->line_l + n > cap) return -5;
+		if (f->line_l + n + 1 > f->line_m) {
+			size_t m = (f->line_l + n + 1) * 2;
+			char *t = realloc(f->line, m);
+			if (!t) return -4;
+			f->line = t; f->line_m = m;
+		}
+		memcpy(f->line + f->line_l, s, n);
+		f->line_l += n;
+		f->beg += (int)n + (nl != 0);
+		if (nl) break;
+	}
+	while (f->line_l && rio_ws(f->line[f->line_l - 1])) f->line_l--;
+	f->line[f->line_l] = 0;
+	return (int64_t)f->line_l;
 }
 
 #define RIO_FAIL(...) do { rio_fail(f, __VA_ARGS__); return RK_EINPUT; } while (0)
@@ -116,12 +146,21 @@ static void rio_fail(rio_file_t *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	if (f->rec > 0 && f->name.l)
-		rk_set_error("%s: record %lld (%s): %s", f->path, (long long)f->rec, f->name.s, why);
+	if (f->rec > 0 && f->name && f->name[0])
+		rk_set_error("%s: record %lld (%s): %s", f->path, (long long)f->rec, f->name, why);
 	else if (f->rec > 0)
 		rk_set_error("%s: record %lld: %s", f->path, (long long)f->rec, why);
 	else
 		rk_set_error("%s: %s", f->path, why);
+}
+
+/* Errors of the stream itself, common to every read. */
+static rk_status_t rio_stream_error(rio_file_t *f, int64_t ret)
+{
+	if (ret == -3) RIO_FAIL("corrupt or truncated compressed stream");
+	if (ret == -4) { rio_fail(f, "out of memory for a line"); return RK_ERES; }
+	if (ret == -5) RIO_FAIL("header line longer than %d bytes: not FASTA/FASTQ", RIO_MAX_HEADER);
+	return RK_OK;
 }
 
 static rk_status_t rio_grow(void **p, size_t *m, size_t need, size_t elem)
@@ -166,102 +205,119 @@ rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, si
 	return RK_OK;
 }
 
-/* Append the normalized symbols of the current line to the open record. */
-static rk_status_t rio_add_seq(rio_file_t *f, rio_reads_t *r)
+/* Stream one line of symbols: with r, normalized and appended to the open record; without
+ * (a quality line), checked to be Phred characters. Trailing blanks are dropped; inner
+ * ones are illegal. *len: symbols of the line. */
+static rk_status_t rio_stream_line(rio_file_t *f, rio_reads_t *r, uint64_t *len)
 {
-	uint64_t so = r->off[r->n + 1];
-	size_t l = f->line.l;
-	if (rio_grow((void **)&r->seq, &r->m_seq, so + l + 1, 1)) return RK_ERES;
-	const uint8_t *s = (const uint8_t *)f->line.s;
-	char *d = r->seq + so;
-	for (size_t i = 0; i < l; i++) {
-		uint8_t c = f->norm[s[i]];
-		if (!c) {
-			if (isprint(s[i])) RIO_FAIL("illegal character '%c' in sequence", s[i]);
-			RIO_FAIL("illegal byte 0x%02x in sequence", s[i]);
+	uint64_t so = r ? r->off[r->n + 1] : 0, n = 0;
+	int blanks = 0, first_blank = 0, c;
+	*len = 0;
+	while ((c = rio_peek(f)) >= 0) {
+		const uint8_t *s = f->buf + f->beg, *e = f->buf + f->end, *nl = memchr(s, '\n', (size_t)(e - s));
+		const uint8_t *stop = nl ? nl : e;
+		if (r && rio_grow((void **)&r->seq, &r->m_seq, so + n + (uint64_t)(stop - s) + 1, 1)) {
+			rio_fail(f, "out of memory for the sequence (%.3g GB so far)", (so + n) / 1e9);
+			return RK_ERES;
 		}
-		d[i] = (char)c;
+		for (const uint8_t *p = s; p < stop; p++) {
+			uint8_t b = *p;
+			if (rio_ws(b)) { if (!blanks++) first_blank = b; continue; }
+			if (blanks) RIO_FAIL("illegal character '%c' in %s", first_blank == '\t' ? ' ' : first_blank, r ? "sequence" : "quality line");
+			if (r) {
+				uint8_t x = f->norm[b];
+				if (!x) {
+					if (isprint(b)) RIO_FAIL("illegal character '%c' in sequence", b);
+					RIO_FAIL("illegal byte 0x%02x in sequence", b);
+				}
+				r->seq[so + n] = (char)x;
+			} else if (b < '!' || b > '~') RIO_FAIL("illegal byte 0x%02x in quality line", b);
+			n++;
+		}
+		f->beg = (int)(stop - f->buf) + (nl != 0);
+		if (nl) break;
 	}
-	r->off[r->n + 1] = so + l;
+	if (c == -3) return rio_stream_error(f, -3);
+	if (r) r->off[r->n + 1] = so + n;
+	*len = n;
 	return RK_OK;
+}
+
+/* Skip blank lines; the next byte, -1 at the end, -3 on a corrupt stream. */
+static int rio_skip_blank(rio_file_t *f)
+{
+	int c;
+	while ((c = rio_peek(f)) >= 0 && (c == '\n' || rio_ws(c))) f->beg++;
+	return c;
 }
 
 static rk_status_t rio_read_record(rio_file_t *f, rio_reads_t *r, int *eof)
 {
-	int ret;
 	*eof = 0;
-	if (!f->pushed) {
-		do ret = rio_getline(f); while (ret == 0);
-		if (ret == -3) RIO_FAIL("corrupt or truncated compressed stream");
-		if (ret == -1) {
-			*eof = 1;
-			if (f->rec == 0) { f->rec = 0; RIO_FAIL("empty file: no FASTA/FASTQ records"); }
-			return RK_OK;
-		}
+	int c = rio_skip_blank(f);
+	if (c == -3) return rio_stream_error(f, -3);
+	if (c == -1) {
+		*eof = 1;
+		if (f->rec == 0) RIO_FAIL("empty file: no FASTA/FASTQ records");
+		return RK_OK;
 	}
-	f->pushed = 0;
-	char h = f->line.s[0];
-	if (h != '>' && h != '@') {
+	/* the first byte decides, before a possibly endless line is read */
+	if (c != '>' && c != '@') {
 		if (f->rec == 0) {
-			unsigned char c = (unsigned char)h;
 			if (isprint(c)) RIO_FAIL("not FASTA or FASTQ: first character '%c' (expected '>' or '@')", c);
 			RIO_FAIL("not FASTA or FASTQ: first byte 0x%02x (binary file?)", c);
 		}
 		RIO_FAIL("unexpected line after this record (expected a '>' or '@' header)");
 	}
+	int64_t ret = rio_getline(f, RIO_MAX_HEADER);
 	f->rec++;
+	free(f->name); f->name = 0;
+	if (ret < 0) return rio_stream_error(f, ret);
 	size_t nl = 1;
-	while (nl < f->line.l && !isspace((unsigned char)f->line.s[nl])) nl++;
-	f->name.l = 0;
-	kputsn(f->line.s + 1, nl - 1, &f->name);
+	while (nl < f->line_l && !isspace((unsigned char)f->line[nl])) nl++;
+	if (!(f->name = strndup(f->line + 1, nl - 1))) { rio_fail(f, "out of memory"); return RK_ERES; }
 	if (nl == 1) RIO_FAIL("empty record name");
 	for (size_t i = 1; i < nl; i++)
-		if (iscntrl((unsigned char)f->line.s[i])) RIO_FAIL("control byte 0x%02x in the header", (unsigned char)f->line.s[i]);
-	if (rio_begin_record(r, f->line.s + 1, nl - 1)) return RK_ERES;
+		if (iscntrl((unsigned char)f->line[i])) RIO_FAIL("control byte 0x%02x in the header", (unsigned char)f->line[i]);
+	if (rio_begin_record(r, f->line + 1, nl - 1)) return RK_ERES;
 	r->off[r->n + 1] = r->off[r->n];
-
-	if (h == '>') {
-		for (;;) {
-			ret = rio_getline(f);
-			if (ret == -3) RIO_FAIL("corrupt or truncated compressed stream");
-			if (ret == -1) break;
-			if (ret == 0) continue;
-			if (f->line.s[0] == '>' || f->line.s[0] == '@') {
-				/* '@' cannot start a sequence line: treat it as the next header (mixed input) */
-				f->pushed = 1;
-				break;
-			}
-			rk_status_t st = rio_add_seq(f, r);
-			if (st) return st;
-		}
+	uint64_t n;
+	rk_status_t st;
+	if (c == '>') {
+		/* sequence lines until the next header; '@' cannot start one (mixed input) */
+		while ((c = rio_skip_blank(f)) >= 0 && c != '>' && c != '@')
+			if ((st = rio_stream_line(f, r, &n)) != RK_OK) return st;
+		if (c == -3) return rio_stream_error(f, -3);
 	} else {
 		for (;;) {
-			ret = rio_getline(f);
-			if (ret == -3) RIO_FAIL("corrupt or truncated compressed stream");
-			if (ret == -1) RIO_FAIL("truncated FASTQ record: missing '+' line");
-			if (f->line.s[0] == '+') break;
-			if (f->line.s[0] == '@' || f->line.s[0] == '>') RIO_FAIL("FASTQ record without '+' line");
-			rk_status_t st = rio_add_seq(f, r);
-			if (st) return st;
+			c = rio_skip_blank(f);
+			if (c == -3) return rio_stream_error(f, -3);
+			if (c == -1) RIO_FAIL("truncated FASTQ record: missing '+' line");
+			if (c == '+') break;
+			if (c == '@' || c == '>') RIO_FAIL("FASTQ record without '+' line");
+			if ((st = rio_stream_line(f, r, &n)) != RK_OK) return st;
 		}
-		uint64_t slen = r->off[r->n + 1] - r->off[r->n];
-		uint64_t qlen = 0;
+		if ((ret = rio_getline(f, RIO_MAX_HEADER)) < 0) return rio_stream_error(f, ret);
+		uint64_t slen = r->off[r->n + 1] - r->off[r->n], qlen = 0;
+		int at = 0, trunc = 0;
 		while (qlen < slen) {
-			ret = rio_getline(f);
-			if (ret == -3) RIO_FAIL("corrupt or truncated compressed stream");
-			if (ret == -1) break;
-			for (int i = 0; i < ret; i++)
-				if (f->line.s[i] < '!' || f->line.s[i] > '~')
-					RIO_FAIL("illegal byte 0x%02x in quality line", (unsigned char)f->line.s[i]);
-			qlen += (uint64_t)ret;
+			if ((c = rio_peek(f)) < 0) { if (c == -3) return rio_stream_error(f, -3); trunc = 1; break; }
+			at = c == '@';
+			if ((st = rio_stream_line(f, 0, &n)) != RK_OK) return st;
+			if (qlen && at && qlen + n > slen) {
+				/* a short quality line, then the next record's header ('@' is also a quality value) */
+				RIO_FAIL("quality length %llu differs from sequence length %llu (the next line starts with '@': a new record?)",
+				         (unsigned long long)qlen, (unsigned long long)slen);
+			}
+			qlen += n;
 		}
 		if (qlen != slen)
 			RIO_FAIL("quality length %llu differs from sequence length %llu%s", (unsigned long long)qlen,
-				(unsigned long long)slen, ret == -1 ? " (truncated file?)" : "");
+			         (unsigned long long)slen, trunc ? " (truncated file?)" : "");
 	}
 	uint64_t len = r->off[r->n + 1] - r->off[r->n];
 	if (len == 0) RIO_FAIL("empty sequence (length 0)");
-	if (rio_grow((void **)&r->seq, &r->m_seq, r->off[r->n + 1] + 1, 1)) return RK_ERES;
+	if (rio_grow((void **)&r->seq, &r->m_seq, r->off[r->n + 1] + 1, 1)) { rio_fail(f, "out of memory"); return RK_ERES; }
 	r->seq[r->off[r->n + 1]] = 0;
 	r->off[r->n + 1]++;
 	r->n++;

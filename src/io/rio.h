@@ -43,17 +43,50 @@ void rio_reads_free(rio_reads_t *r);
 /* Append one read (already normalized) - used to build read sets in memory. */
 rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, size_t len);
 
-/* Output written to PATH.tmp.PID and renamed over PATH on commit, so a failed run never
- * leaves a partial file. path NULL or "-" writes to stdout. */
+/* ---- outputs (docs/DEVELOPING.md, "Outputs") ----
+ * An output never destroys anything:
+ * - a regular file, or a new name, is written to a temporary made by mkostemp in the same
+ *   directory (a symlink is followed: its target is what gets replaced, the link stays)
+ *   and renamed over it only when every output of the run has been written;
+ * - anything else (a device such as /dev/null or /dev/full, a FIFO, /dev/stdout, a symlink
+ *   to one) is written in place;
+ * - NULL or "-" is stdout.
+ * Write and close errors are checked: a full disk (or a file-size limit) is RK_ERES (exit
+ * 2), anything else RK_EIO. While a temporary exists it is registered, so that a fatal
+ * signal or an abnormal exit removes it (rio_cleanup_install). */
 typedef struct {
 	FILE *fp;
-	char *path, *tmp;
+	char *path;     /* as given, for messages; NULL for stdout */
+	char *target;   /* what is replaced: path with symlinks resolved */
+	char *tmp;      /* the temporary, NULL when written in place */
+	int slot;       /* the temporary's place in the cleanup registry, 0 if none */
 } rio_out_t;
 
+/* Before any work: every output (NULL or "-" = stdout, skipped) can be written (its
+ * directory exists and is writable, it is not a directory), no output is an input (the
+ * same file, through any link) and no two outputs are the same. RK_EINPUT or RK_EIO with
+ * rk_error() naming the file. */
+rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const *ins, int n_in);
+
+/* Open for writing (the temporary, or the file in place); o->fp is ready. */
 rk_status_t rio_out_open(rio_out_t *o, const char *path);
 /* The output's name for messages: its path, or "stdout". */
 static inline const char *rio_out_name(const rio_out_t *o) { return o->path ? o->path : "stdout"; }
+/* Flush and close: every write error surfaces here. After it, o->fp is NULL. */
+rk_status_t rio_out_close(rio_out_t *o);
+/* Close (if not yet) and rename the temporary over the target. */
 rk_status_t rio_out_commit(rio_out_t *o);
+/* All or none: close every output, then rename them all; on any failure remove every
+ * temporary and return the first error. */
+rk_status_t rio_out_commit_all(rio_out_t *const *outs, int n);
+/* Close and remove the temporary (an output written in place keeps what it got). */
 void rio_out_abort(rio_out_t *o);
+
+/* Signal handlers (INT, TERM, HUP, PIPE, XFSZ) and an exit hook that remove registered
+ * temporaries and end with a one-line message: 128 + the signal (2 for SIGXFSZ, a size
+ * limit), or 2 when a library ends the process (libgomp on a failed thread creation).
+ * rio_cleanup_normal_exit() is called by main just before it returns. */
+void rio_cleanup_install(void);
+void rio_cleanup_normal_exit(void);
 
 #endif

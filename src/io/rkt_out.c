@@ -23,8 +23,10 @@ static void rkt_row(rio_buf_t *b, rk_fmt_t fmt, const rio_reads_t *r, int64_t i,
 
 static void rkt_comment(rio_buf_t *b, const rio_rkt_meta_t *m, int64_t n)
 {
-	rio_buf_printf(b, "#rktlcs %s rkt k=%lld t=%lld tau=%lld reads=%lld input=%s\n", RKTLCS_VERSION, (long long)m->k,
-	               (long long)m->t, (long long)m->tau, (long long)n, m->input);
+	rio_buf_printf(b, "#rktlcs %s rkt k=%lld t=%lld tau=%lld reads=%lld input=", RKTLCS_VERSION, (long long)m->k,
+	               (long long)m->t, (long long)m->tau, (long long)n);
+	rio_buf_printable(b, m->input);
+	rio_buf_chr(b, '\n');
 	rio_buf_str(b, "index\tname\tpos\tlen\tsupport\tsubstring\n");
 }
 

@@ -126,6 +126,13 @@ rk_status_t rmpi_gather_each(const rmpi_t *w, const void *mine, uint64_t n, rmpi
 	return rmpi_agree(w, st);
 }
 
+rk_status_t rmpi_check_outputs(const rmpi_t *w, const char *const *outs, int n_out, const char *const *ins, int n_in)
+{
+	rk_status_t st = RK_OK;
+	if (w->rank == 0 && (st = rio_out_check(outs, n_out, ins, n_in)) != RK_OK) rk_err("%s", rk_error());
+	return rmpi_agree(w, st);
+}
+
 rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r)
 {
 	rk_status_t st = RK_OK;
@@ -155,9 +162,17 @@ rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, ri
 
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c)
 {
-	if (c->threads > 0) return c->threads;
-	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (c->threads > 0) {
+		/* more threads than CPUs only costs memory (stacks), and libgomp ends the process
+		 * when it cannot create them */
+		if (cores > 0 && c->threads > cores) {
+			if (w->rank == 0) rk_warn("--threads %d: this machine has %ld CPUs; using %ld", c->threads, cores, cores);
+			return (int)cores;
+		}
+		return c->threads;
+	}
+	if (getenv("OMP_NUM_THREADS")) return omp_get_max_threads();
 	int t = (int)(cores / (w->local_size > 0 ? w->local_size : 1));
 	return t > 0 ? t : 1;
 }

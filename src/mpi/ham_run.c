@@ -87,6 +87,8 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	memset(&hs, 0, sizeof hs);
 	memset(&out, 0, sizeof out);
 
+	memset(&reads, 0, sizeof reads);
+	if ((st = rmpi_check_outputs(w, &o->c.output, 1, &o->input, 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, &o->c, 1, 0, &be)) != RK_OK) return st;
 	if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads)) != RK_OK) goto done;
 	if (w->rank == 0 && (st = ham_check(o->input, &reads)) != RK_OK) rk_err("%s", rk_error());
@@ -100,11 +102,6 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	int64_t n = reads.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size };
 
-	if (w->rank == 0) {
-		if ((st = rio_out_open(&out, o->c.output)) != RK_OK) rk_err("%s", rk_error());
-		out_open = !st;
-	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	if (o->lay.max_dist >= 0) {
 		/* sparse: each band's pairs are sorted, bands are in row order */
 		uint32_t maxd = (uint32_t)o->lay.max_dist;
@@ -114,6 +111,11 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 			st = RK_OK;
 #endif
 		if (!be.use_gpu && (st = ham_pairs(&hs, &ho, lo, hi, maxd, &pairs, &n_pairs)) != RK_OK) rk_err("%s", rk_error());
+		/* rank 0 writes each rank's pairs as they arrive: the output opens now */
+		if (!st && w->rank == 0) {
+			if ((st = rio_out_open(&out, o->c.output)) != RK_OK) rk_err("%s", rk_error());
+			out_open = !st;
+		}
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		if ((st = rmpi_gather_each(w, pairs, sizeof *pairs * (uint64_t)n_pairs, ham_take_pairs, &g)) != RK_OK) goto done;
 	} else {
@@ -146,12 +148,16 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 #pragma omp parallel for num_threads(ho.n_threads) schedule(dynamic, 64)
 			for (int64_t i = 0; i < n; i++)
 				for (int64_t j = 0; j < i; j++) M[i * n + j] = M[j * n + i];
-			if ((st = rio_ham_write_matrix(&out, &g.meta, &reads, M, ho.n_threads)) != RK_OK) rk_err("%s", rk_error());
+			if ((st = rio_out_open(&out, o->c.output)) != RK_OK) rk_err("%s", rk_error());
+			else {
+				out_open = 1;
+				if ((st = rio_ham_write_matrix(&out, &g.meta, &reads, M, ho.n_threads)) != RK_OK) rk_err("%s", rk_error());
+			}
 		}
 	}
 	if (w->rank == 0 && out_open) {
-		if (!st && (st = rio_out_commit(&out)) != RK_OK) rk_err("%s", rk_error());
 		if (st) rio_out_abort(&out);
+		else if ((st = rio_out_commit(&out)) != RK_OK) rk_err("%s", rk_error());
 		out_open = 0;
 	}
 	if (w->rank == 0 && !st) {

@@ -38,6 +38,7 @@ static rk_status_t rkt_take(void *ctx, int rank, const void *data, uint64_t n)
 	return RK_OK;
 }
 
+/* Rank 0: the winner, its occurrences and the tables; every output or none. */
 static rk_status_t rkt_write(const rkt_run_opt_t *o, const rio_reads_t *reads, const rkt_set_t *set, const rkt_opt_t *ro,
                              const rkt_cand_t *all)
 {
@@ -45,16 +46,19 @@ static rk_status_t rkt_write(const rkt_run_opt_t *o, const rio_reads_t *reads, c
 	rkt_occ_t *occ = 0;
 	int64_t n_occ = 0, win = rkt_winner(all, set->n);
 	rk_status_t st = RK_OK;
-	rio_out_t out;
+	rio_out_t oc, orr, *outs[2];
+	int n = 0;
 	if (win >= 0 && o->occurrences) st = rkt_occurrences(ro, set, win, all[win].pos, all[win].len, &occ, &n_occ);
-	if (!st && o->candidates && (st = rio_out_open(&out, o->candidates)) == RK_OK) {
-		if ((st = rio_rkt_write_candidates(&out, &meta, reads, all)) == RK_OK) st = rio_out_commit(&out);
-		else rio_out_abort(&out);
+	if (!st && o->candidates && (st = rio_out_open(&oc, o->candidates)) == RK_OK) {
+		outs[n++] = &oc;
+		st = rio_rkt_write_candidates(&oc, &meta, reads, all);
 	}
-	if (!st && (st = rio_out_open(&out, o->c.output)) == RK_OK) {
-		if ((st = rio_rkt_write_result(&out, &meta, reads, all, win, occ, n_occ)) == RK_OK) st = rio_out_commit(&out);
-		else rio_out_abort(&out);
+	if (!st && (st = rio_out_open(&orr, o->c.output)) == RK_OK) {
+		outs[n++] = &orr;
+		st = rio_rkt_write_result(&orr, &meta, reads, all, win, occ, n_occ);
 	}
+	if (!st) st = rio_out_commit_all(outs, n);
+	else for (int i = 0; i < n; i++) rio_out_abort(outs[i]);
 	free(occ);
 	if (st) { rk_err("%s", rk_error()); return st; }
 	if (win < 0)
@@ -74,7 +78,10 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	rk_status_t st;
 	memset(&set, 0, sizeof set);
 
-	if ((st = rmpi_read_reads(w, o->input, 0, &reads)) != RK_OK) return st;
+	const char *outs[2] = { o->c.output, o->candidates };
+	memset(&reads, 0, sizeof reads);
+	if ((st = rmpi_check_outputs(w, outs, 2, &o->input, 1)) != RK_OK) return st;
+	if ((st = rmpi_read_reads(w, o->input, 0, &reads)) != RK_OK) goto done;
 	if (w->rank == 0 && reads.n < 2) {
 		rk_err("%s: %lld record(s); Rkt-LCS needs at least 2 reads", o->input, (long long)reads.n);
 		st = RK_EINPUT;

@@ -36,6 +36,10 @@ int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
  * with rio_reads_free on every rank. */
 rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r);
 
+/* Collective: rank 0 checks, before any work, that every output can be written and none
+ * is an input (rio_out_check); a problem is logged and agreed. */
+rk_status_t rmpi_check_outputs(const rmpi_t *w, const char *const *outs, int n_out, const char *const *ins, int n_in);
+
 /* Collective, in rank order: rank p offers n_p bytes; rank 0 hands each rank's bytes to
  * take(ctx, p, data, n_p), its own first. After a failed take, rank 0 still receives
  * (so no rank blocks) but takes nothing more; the status is agreed on return. */

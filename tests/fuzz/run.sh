@@ -1,0 +1,31 @@
+#!/bin/bash
+# Run every fuzz target for SECONDS each (CI: 60), seeded from tests/data and the corpus
+# kept in CORPUS_DIR (default: a temporary folder). Prints one line per target: executions,
+# coverage, new units, and whether it crashed. Exit 1 on any crash.
+# Usage: tests/fuzz/run.sh BUILD_DIR [SECONDS=60] [CORPUS_DIR] [TARGETS...]
+set -u
+build=$1 secs=${2:-60} corpus=${3:-$(mktemp -d)}; shift 3 2>/dev/null || shift $#
+here=$(cd "$(dirname "$0")" && pwd)
+targets=${*:-fuzz_input fuzz_rkt fuzz_ham}
+rc=0
+for t in $targets; do
+	[ -x "$build/tests/$t" ] || { echo "$t: not built"; rc=1; continue; }
+	mkdir -p "$corpus/$t"
+	# seeds: the good and bad inputs of the tests, one option byte in front
+	for f in "$here"/../data/bad/* "$here"/../data/mixed.fa "$here"/../data/ham/*.aln; do
+		[ -f "$f" ] && { printf '\001\011'; cat "$f"; } > "$corpus/$t/seed_$(basename "$f")"
+	done
+	{ printf '\001\011'; gzip -c "$here/../data/mixed.fa"; } > "$corpus/$t/seed_mixed.fa.gz"
+	command -v bgzip > /dev/null && { printf '\001\011'; bgzip -c "$here/../data/mixed.fa"; } > "$corpus/$t/seed_mixed.fa.bgz"
+	log=$corpus/$t.log
+	"$build/tests/$t" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 -timeout=20 -print_final_stats=1 \
+		-artifact_prefix="$corpus/$t-" "$corpus/$t" > "$log" 2>&1
+	r=$?
+	execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
+	cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1)
+	ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1)
+	units=$(ls "$corpus/$t" | wc -l)
+	if [ $r -eq 0 ]; then echo "$t: ok, $secs s, ${execs:-?} executions, $cov, $ft, corpus $units"
+	else echo "$t: CRASH (exit $r), see $log"; grep -m5 -E 'ERROR|invariant|SUMMARY' "$log"; rc=1; fi
+done
+exit $rc
