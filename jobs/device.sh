@@ -2,8 +2,8 @@
 # One call on a bare GPU machine without htslib (the project's device machine): unpack the
 # carried htslib .deb files (.deps/debs), build into build-gpu, then run the named stages.
 # Shared data is read from .deps/data (a copy of ../shared/data, carried along).
-# Usage: jobs/device.sh STAGE...   stages: unit (test_gpu), gpu (ctest -L gpu: test_gpu, gpu.sh and
-#        the stress test), stress (tests/gpu_stress.sh alone; STRESS_RKT/STRESS_HAM sets), stress-old
+# Usage: jobs/device.sh STAGE...   stages: unit (test_gpu), gpu (ctest -L gpu: test_gpu and gpu.sh;
+#        not the stress test), stress (tests/gpu_stress.sh alone; STRESS_RKT/STRESS_HAM sets), stress-old
 #        (the same, rkt only, against a build of an older src/ carried in .deps/old/src: e.g.
 #        `git archive 95b8251 src | tar -x -C .deps/old`; shows what a fix changed),
 #        sanitize (all four compute-sanitizer tools on every kernel; run it after every kernel change),
@@ -17,16 +17,22 @@ for f in .deps/debs/*.deb; do dpkg -x "$f" "$R"; done
 export LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHARED_DATA=$PWD/.deps/data
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" \
-	-DSHARED_DATA="$SHARED_DATA" > "$OUT/build.log" 2>&1 && cmake --build build-gpu -j16 >> "$OUT/build.log" 2>&1 \
-	|| { tail -30 "$OUT/build.log"; exit 1; }
+# PREBUILT=1: a build-gpu carried along (configured with -DSHARED_DATA=$PWD/.deps/data in a
+# checkout at the same path) is used as it is when its binary runs here
+if [ -n "${PREBUILT:-}" ] && ./build-gpu/rktlcs --version > /dev/null 2>&1; then
+	echo "prebuilt build-gpu: $(./build-gpu/rktlcs --version | tr '\n' ' ')"
+else
+	cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" \
+		-DSHARED_DATA="$SHARED_DATA" > "$OUT/build.log" 2>&1 && cmake --build build-gpu -j16 >> "$OUT/build.log" 2>&1 \
+		|| { tail -30 "$OUT/build.log"; exit 1; }
+fi
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
 rc=0
 for stage in "$@"; do
 	echo "=== $stage"
 	case $stage in
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
-	gpu) (cd build-gpu && ctest -L gpu -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
+	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-gpu.log" | sed 's/^[0-9]*: //' | tail -60; [ $r -eq 0 ] || rc=1 ;;
 	sanitize)
 		# every kernel under memcheck, racecheck, initcheck and synccheck: rkt support + candidates
@@ -44,16 +50,19 @@ for stage in "$@"; do
 				hampairs) args=(hamming /tmp/san_h.fa --max-dist 20 --backend gpu -q -o /tmp/san_hp.tsv); ref=/tmp/san_hp_ref.tsv; got=/tmp/san_hp.tsv ;;
 				esac
 				rm -f "$got"
-				compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$OUT/sanitize-$tool-$w.log" ./build-gpu/rktlcs "${args[@]}"
+				sl=${SAN_LOGDIR:-$OUT}/sanitize-$tool-$w.log
+				mkdir -p "$(dirname "$sl")"
+				compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$sl" ./build-gpu/rktlcs "${args[@]}"
 				r=$?
-				sum=$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$tool-$w.log" | head -2 | tr '\n' ' ')
+				sum=$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$sl" | head -2 | tr '\n' ' ')
+				[ $r -eq 0 ] || cp "$sl" "$OUT/" 2>/dev/null
 				cmp -s "$ref" "$got" && same="output = cpu" || { same="OUTPUT DIFFERS"; rc=1; }
 				[ $r -eq 0 ] || rc=1
 				printf 'sanitize %-9s %-8s exit %d  %s %s\n' $tool $w $r "$sum" "$same"
 			done
 		done ;;
 	stress) bash tests/gpu_stress.sh ./build-gpu/rktlcs "$(command -v mpirun)" ./build-gpu/tests/rkt_genstress /tmp/stress \
-			${STRESS_RKT:-520} ${STRESS_HAM:-64} ${STRESS_JOBS:-16} > "$OUT/stress.log" 2>&1 || rc=1; tail -14 "$OUT/stress.log" ;;
+			${STRESS_RKT:-520} ${STRESS_HAM:-64} ${STRESS_JOBS:-16} ${STRESS_SEED:-1} > "$OUT/stress.log" 2>&1 || rc=1; tail -14 "$OUT/stress.log" ;;
 	stress-old)
 		[ -x /tmp/old/build/rktlcs ] || { rm -rf /tmp/old && mkdir -p /tmp/old && cp -r CMakeLists.txt tests .deps/old/src /tmp/old/; } \
 			&& cmake -S /tmp/old -B /tmp/old/build -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" > "$OUT/build-old.log" 2>&1 \

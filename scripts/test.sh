@@ -8,6 +8,9 @@ scripts/setup.sh build
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 (cd build && ctest --output-on-failure -j2)
 scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j2 -L 'unit|cli')
+# leaks are checked in the unit tests; the CLI runs load Open MPI, whose plugins leave
+# allocations behind at exit from unloaded modules that no suppression can name
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -L unit)
+(cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j2 -L cli)
 CC=clang RK_TARGETS="fuzz_input fuzz_rkt fuzz_ham" scripts/setup.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
 bash tests/fuzz/run.sh build-fuzz "${FUZZ_SECONDS:-60}"
