@@ -1,6 +1,6 @@
-/* CPU benchmark of lev against edlib and WFA2, same inputs (fixed seed),
+/* CPU benchmark of lev and lcs against edlib, WFA2 and a naive DP, same inputs (fixed seed),
  * same run. Prints one table: workload, tool, threads, seconds, ratio to ours, check.
- * Usage: bench_dp lev [THREADS] [SCALE] [REPS]
+ * Usage: bench_dp lev|lcs [THREADS] [SCALE] [REPS]
  *   SCALE < 1 shrinks the workloads for a smoke run; every timing is the best of REPS runs
  *   (default 1) except the naive DP's (once).
  * Baselines run single-threaded on one pair (they have no intra-pair threading); on batches
@@ -15,6 +15,7 @@
 #include <utils/commons.h>
 #include <wavefront/wfa.h>
 #include "algo/lev.h"
+#include "algo/lcs.h"
 #include "naive_dp.h"
 
 static uint64_t rs = 0x9e3779b97f4a7c15ull;
@@ -222,10 +223,33 @@ static void bench_lev_batch(int64_t n, int64_t len, double pct)
 	free(a); free(b); free(pr); free(d); free(e);
 }
 
+static void bench_lcs_pair(const char *work, const char *a, int64_t la, const char *b, int64_t lb, int naive)
+{
+	lcs_opt_t o;
+	lcs_opt_init(&o);
+	o.n_threads = n_threads;
+	int64_t l = -1, l1 = -1;
+	double ours, s;
+	BEST(ours, lcs_pair(&o, a, la, b, lb, &l, 0));
+	char chk[64];
+	snprintf(chk, sizeof chk, "lcs=%lld", (long long)l);
+	row(work, "rktlcs", n_threads, ours, ours, chk);
+	if (n_threads != 1) {
+		o.n_threads = 1;
+		BEST(s, lcs_pair(&o, a, la, b, lb, &l1, 0));
+		row(work, "rktlcs", 1, s, ours, l1 == l ? "same" : "DIFFERENT");
+	}
+	if (naive) {
+		double t = now();
+		int64_t w = naive_lcs_len(a, la, b, lb);
+		row(work, "naive DP (2 rows)", 1, now() - t, ours, w == l ? "same" : "DIFFERENT");
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "lev")) {
-		fprintf(stderr, "usage: bench_dp lev [THREADS] [SCALE] [REPS]\n");
+	if (argc < 2 || (strcmp(argv[1], "lev") && strcmp(argv[1], "lcs"))) {
+		fprintf(stderr, "usage: bench_dp lev|lcs [THREADS] [SCALE] [REPS]\n");
 		return 1;
 	}
 	if (argc > 2) n_threads = atoi(argv[2]);
@@ -246,6 +270,17 @@ int main(int argc, char **argv)
 		bench_lev_pair(work, a, n, b, lb, 1);
 		free(a); free(b);
 		bench_lev_batch((int64_t)(100000 * scale), 150, 5.0);
+	} else {
+		int64_t n = (int64_t)(40000 * scale);
+		char *a = random_seq(n), *b = random_seq(n);
+		snprintf(work, sizeof work, "random %lldkb length", (long long)(n / 1000));
+		bench_lcs_pair(work, a, n, b, n, 1);
+		free(a); free(b);
+		n = (int64_t)(1000000 * scale);
+		a = random_seq(n), b = random_seq(n);
+		snprintf(work, sizeof work, "random %lldkb length", (long long)(n / 1000));
+		bench_lcs_pair(work, a, n, b, n, 0);
+		free(a); free(b);
 	}
 	return 0;
 }
