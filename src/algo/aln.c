@@ -5,11 +5,6 @@
 #include "algo/aln.h"
 #include "algo/aln_dp.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define ALN_SSE2 1
-#endif
-
 void aln_path_free(aln_path_t *p)
 {
 	free(p->run);
@@ -99,35 +94,6 @@ void aln_prep_free(aln_prep_t *p)
 {
 	free(p->peq); free(p->bc); free(p->plane); free(p->bmask);
 	memset(p, 0, sizeof *p);
-}
-
-uint64_t aln_bits_eq(const uint8_t *c, int n, uint8_t v)
-{
-	uint64_t m = 0;
-	int r = 0;
-#ifdef ALN_SSE2
-	const __m128i x = _mm_set1_epi8((char)v);
-	for (; r + 16 <= n; r += 16)
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(c + r)), x)) << r;
-#endif
-	for (; r < n; r++) m |= (uint64_t)(c[r] == v) << r;
-	return m;
-}
-
-uint64_t aln_bits_bit(const uint8_t *c, int n, int k)
-{
-	uint64_t m = 0;
-	int r = 0;
-#ifdef ALN_SSE2
-	/* bit k to the sign bit of each byte */
-	for (; r + 16 <= n; r += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(c + r));
-		x = _mm_slli_epi16(x, 7 - k);
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(x) << r;
-	}
-#endif
-	for (; r < n; r++) m |= (uint64_t)(c[r] >> k & 1) << r;
-	return m;
 }
 
 rk_status_t aln_prep_init(aln_prep_t *p, const char *a, int64_t la, int rev_a, const char *b, int64_t lb,

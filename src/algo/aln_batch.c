@@ -15,7 +15,7 @@
 #define BATCH_PATH_COLS 4096   /* ... and B up to this long when paths are kept */
 #define BATCH_WINDOW 2048      /* pairs sorted by shape within windows of this many */
 
-typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint8_t *cb,
+typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint64_t *bpl,
                          uint64_t *st, uint64_t *fin);
 
 #ifdef ALN_X86
@@ -75,57 +75,100 @@ static void prefetch_group(const aln_pair_t *p, const int64_t *idx, int n)
 	}
 }
 
+/* A thread's alphabet for the lane kernels: it only grows (a new symbol of A restarts the
+ * group that brought it), so codes and plane counts settle after the first groups. Symbols of B
+ * outside it share the absent code n. */
+typedef struct {
+	int n, nb;
+	uint8_t sym[256];
+} balpha_t;
+
+/* code planes of s[0, m) (m <= 64): bit r of out[k] = bit k of the code of s[r]; returns the
+ * positions whose symbol is outside the alphabet (given the absent code). Whole 64-byte
+ * compares: a short last word of a string is read as the string's last 64 bytes (before: how
+ * many precede it), or copied to a pad when the string is shorter. */
+static uint64_t planes64(const balpha_t *A, const uint8_t *s, int m, int64_t before, uint64_t *out)
+{
+	uint8_t pad[64];
+	int sh = 0;
+	if (m < 64 && before + m >= 64) {   /* the 64 bytes ending here are all the string's */
+		sh = 64 - m;
+		s -= sh;
+	} else if (m < 64) {
+		memcpy(pad, s, (size_t)m);
+		memset(pad + m, 0, (size_t)(64 - m));
+		s = pad;
+	}
+	uint64_t any = 0;
+	for (int k = 0; k < A->nb; k++) out[k] = 0;
+	for (int c = 0; c < A->n; c++) {
+		uint64_t e = aln_bits_eq(s, 64, A->sym[c]) >> sh;
+		any |= e;
+		for (int k = 0; k < A->nb; k++)
+			if (c >> k & 1) out[k] |= e;
+	}
+	const uint64_t full = m == 64 ? ~0ull : (1ull << m) - 1, miss = full & ~any;
+	for (int k = 0; k < A->nb; k++) out[k] = (out[k] & full) | (A->n >> k & 1 ? miss : 0);
+	return miss;
+}
+
+static void alpha_add(balpha_t *A, const uint8_t *s, uint64_t miss)
+{
+	for (int r = 0; miss; r++, miss >>= 1) {
+		if (!(miss & 1)) continue;
+		int c = 0;
+		while (c < A->n && A->sym[c] != s[r]) c++;
+		if (c == A->n) A->sym[A->n++] = s[r];
+	}
+	A->nb = 1;
+	while ((1 << A->nb) < A->n + 1) A->nb++;
+}
+
 /* up to vl pairs idx[0..n) in lanes; nidx/nn: the group that will probably come next */
 static rk_status_t lane_group(const batch_t *B, const int64_t *idx, int n, int vl, const int64_t *nidx, int nn,
-                              uint64_t **buf, size_t *cap)
+                              balpha_t *A, uint64_t **buf, size_t *cap)
 {
 	const aln_pair_t *p = B->p;
 	prefetch_group(p, nidx, nn);
-	uint8_t seen[256] = { 0 }, code[256];
 	int64_t lbl[8], ncol = 0, nw = 1;
 	for (int l = 0; l < vl; l++) {
 		lbl[l] = l < n ? p[idx[l]].lb : 0;
 		if (lbl[l] > ncol) ncol = lbl[l];
-		if (l < n) {
-			int64_t w = (p[idx[l]].la + 63) / 64;
-			if (w > nw) nw = w;
-			for (int64_t x = 0; x < p[idx[l]].la; x++) seen[(uint8_t)p[idx[l]].a[x]] = 1;
-		}
+		if (l < n && (p[idx[l]].la + 63) / 64 > nw) nw = (p[idx[l]].la + 63) / 64;
 	}
-	int nsym = 0;
-	for (int c = 0; c < 256; c++) if (seen[c]) code[c] = (uint8_t)nsym++;
-	for (int c = 0; c < 256; c++) if (!seen[c]) code[c] = (uint8_t)nsym;
-	int nb = 1;
-	while ((1 << nb) < nsym + 1) nb++;
 	const int slot = nw_slot[nw], NW = nw_inst[slot], per = B->kind == ALN_LEV ? 4 : 2;
-	/* planes NW x 8 x vl, codes ncol x vl, final states 2 NW vl, column states (paths) */
-	size_t npl = (size_t)NW * 8 * (size_t)vl, ncb = ((size_t)ncol * (size_t)vl + 7) / 8 + 1, nfin = 2 * (size_t)NW * (size_t)vl;
-	size_t nst = B->paths ? (size_t)ncol * (size_t)NW * (size_t)per * (size_t)vl : 0, need = npl + ncb + nfin + nst + 8;
+	const int64_t nblk = (ncol + 63) / 64;
+	/* planes of A NW x 8 x vl, of B nblk x 8 x vl, final states 2 NW vl, column states (paths) */
+	size_t npl = (size_t)NW * 8 * (size_t)vl, nbp = (size_t)nblk * 8 * (size_t)vl, nfin = 2 * (size_t)NW * (size_t)vl;
+	size_t nst = B->paths ? (size_t)ncol * (size_t)NW * (size_t)per * (size_t)vl : 0, need = npl + nbp + nfin + nst + 8;
 	if (need > *cap) {
 		uint64_t *nbuf = realloc(*buf, need * sizeof(uint64_t));
 		if (!nbuf) { rk_set_error("out of memory for a batch of pairs"); return RK_ERES; }
 		*buf = nbuf;
 		*cap = need;
 	}
-	uint64_t *pl = (uint64_t *)(((uintptr_t)*buf + 63) & ~(uintptr_t)63), *fin = pl + npl, *st = fin + nfin;
-	uint8_t *cb = (uint8_t *)(st + nst);
-	memset(pl, 0, npl * sizeof(uint64_t));
+	uint64_t *pl = (uint64_t *)(((uintptr_t)*buf + 63) & ~(uintptr_t)63), *bpl = pl + npl, *fin = bpl + nbp, *st = fin + nfin;
+	uint64_t o[8];
+retry:
+	memset(pl, 0, (npl + nbp) * sizeof(uint64_t));
 	for (int l = 0; l < n; l++) {
-		const aln_pair_t *q = &p[idx[l]];
-		uint8_t cx[64];
-		for (int64_t w = 0; w * 64 < q->la; w++) {
-			int m = q->la - 64 * w < 64 ? (int)(q->la - 64 * w) : 64;
-			for (int r = 0; r < m; r++) cx[r] = code[(uint8_t)q->a[64 * w + r]];
-			for (int k = 0; k < nb; k++) pl[(w * 8 + k) * vl + l] = aln_bits_bit(cx, m, k);
+		const uint8_t *a = (const uint8_t *)p[idx[l]].a, *b = (const uint8_t *)p[idx[l]].b;
+		const int64_t la = p[idx[l]].la, lb = lbl[l];
+		for (int64_t w = 0; w * 64 < la; w++) {
+			int m = la - 64 * w < 64 ? (int)(la - 64 * w) : 64;
+			uint64_t miss = planes64(A, a + 64 * w, m, 64 * w, o);
+			if (miss) { alpha_add(A, a + 64 * w, miss); goto retry; }
+			for (int k = 0; k < A->nb; k++) pl[(w * 8 + k) * vl + l] = o[k];
 		}
-		for (int64_t j = 0; j < q->lb; j++) cb[j * vl + l] = code[(uint8_t)q->b[j]];
-		for (int64_t j = q->lb; j < ncol; j++) cb[j * vl + l] = 0;
+		for (int64_t w = 0; w * 64 < lb; w++) {
+			int m = lb - 64 * w < 64 ? (int)(lb - 64 * w) : 64;
+			planes64(A, b + 64 * w, m, 64 * w, o);
+			for (int k = 0; k < A->nb; k++) bpl[(w * 8 + k) * vl + l] = aln_rev64(o[k]);  /* column 0 in bit 63 */
+		}
 	}
-	for (int l = n; l < vl; l++)
-		for (int64_t j = 0; j < ncol; j++) cb[j * vl + l] = 0;
-	int nbs = nb == 2 ? 1 : nb == 3 ? 2 : 0;
+	const int nb = A->nb, nbs = nb == 2 ? 1 : nb == 3 ? 2 : 0;
 	bkern_fn f = vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
-	f(nb, ncol, lbl, pl, cb, B->paths ? st : 0, fin);
+	f(nb, ncol, lbl, pl, bpl, B->paths ? st : 0, fin);
 	rk_status_t ret = RK_OK;
 	for (int l = 0; l < n; l++) {
 		const aln_pair_t *q = &p[idx[l]];
@@ -195,6 +238,7 @@ rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64
 	{
 		uint64_t *buf = 0;
 		size_t cap = 0;
+		balpha_t alpha = { 0, 1, { 0 } };
 		rk_status_t s = RK_OK;
 #ifdef ALN_X86
 		#pragma omp for schedule(dynamic, 4) nowait
@@ -203,7 +247,7 @@ rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64
 			int64_t g2 = g + 1 < ng ? g + 1 : g;
 			int m2 = g + 1 < ng ? (int)(nl - g2 * vl < vl ? nl - g2 * vl : vl) : 0;
 			rk_status_t e = lane_group(&B, (const int64_t *)lane + g * vl, m, vl, (const int64_t *)lane + g2 * vl, m2,
-			                           &buf, &cap);
+			                           &alpha, &buf, &cap);
 			if (e && !s) s = e;
 		}
 #endif

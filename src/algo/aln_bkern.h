@@ -2,11 +2,12 @@
  * aln_batch.c after aln_vec.h. Every lane runs its own pair column by column over NW words of
  * rows, the horizontal delta passing from word to word inside the lane, so lanes never talk.
  * Lanes whose pair has fewer columns keep their state once past their end (masked), words past
- * a pair's rows are padding below it. Eq: bit k of the lane's B code (a byte per lane and
- * column) as a lane mask, against the code planes of A. NW, NB constants per instance. */
+ * a pair's rows are padding below it. Eq: the code planes of A against those of B, B's given
+ * per 64 columns with the first column in bit 63 (a lane mask is then one arithmetic shift,
+ * and the next column one add away). NW, NB constants per instance. */
 
 SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const int KIND, const int NW, const int NB,
-	int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint8_t *cb, uint64_t *st, uint64_t *fin)
+	int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint64_t *bpl, uint64_t *st, uint64_t *fin)
 {
 	V S0[8], S1[8], P[8][8];
 	#pragma GCC unroll 8
@@ -18,9 +19,15 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 	int64_t lbmin = lbl[0];
 	for (int l = 1; l < VL; l++) if (lbl[l] < lbmin) lbmin = lbl[l];
 	const V one = V_SET1(1);
+	V Bk[8] = { V_ZERO };
 	for (int64_t j = 0; j < ncol; j++) {
-		V C = V_CVTU8(cb + j * VL), Mk[8] = { V_ZERO };
-		for (int k = 0; k < (NB ? NB : nb); k++) Mk[k] = V_BITMASK(C, k);
+		V Mk[8] = { V_ZERO };
+		if ((j & 63) == 0)
+			for (int k = 0; k < (NB ? NB : nb); k++) Bk[k] = V_LOAD(bpl + ((j >> 6) * 8 + k) * VL);
+		for (int k = 0; k < (NB ? NB : nb); k++) {
+			Mk[k] = V_SRA63(Bk[k]);
+			Bk[k] = V_ADD(Bk[k], Bk[k]);
+		}
 		V o0[8], o1[8];
 		#pragma GCC unroll 8
 		for (int w = 0; w < NW; w++) o0[w] = S0[w], o1[w] = S1[w];
@@ -88,9 +95,9 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 
 #define BK_INST(KIND, NW, NB) \
 SX_ATTR static void SX_FN(SX_CAT(bkern_, KIND##_##NW##_##NB))(int nb, int64_t ncol, const int64_t *lbl, \
-	const uint64_t *pl, const uint8_t *cb, uint64_t *st, uint64_t *fin) \
+	const uint64_t *pl, const uint64_t *bpl, uint64_t *st, uint64_t *fin) \
 { \
-	SX_FN(bkern_)(KIND, NW, NB, nb, ncol, lbl, pl, cb, st, fin); \
+	SX_FN(bkern_)(KIND, NW, NB, nb, ncol, lbl, pl, bpl, st, fin); \
 }
 #define BK_NB(KIND, NW) BK_INST(KIND, NW, 0) BK_INST(KIND, NW, 2) BK_INST(KIND, NW, 3)
 BK_NB(0, 1) BK_NB(0, 2) BK_NB(0, 3) BK_NB(0, 4) BK_NB(0, 6) BK_NB(0, 8)

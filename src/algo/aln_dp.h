@@ -9,6 +9,11 @@
 #include <stdint.h>
 #include "algo/aln.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define ALN_SSE2 1
+#endif
+
 enum { ALN_LEV = 0, ALN_LCS = 1 };
 
 #define ALN_PIECE 1024   /* columns per SIMD kernel call (multiple of 64) */
@@ -101,8 +106,30 @@ static inline int aln_pop64(uint64_t x)
 #endif
 }
 
-/* bit r set where c[r] == v (r < n <= 64); where bit k of c[r] is set */
-uint64_t aln_bits_eq(const uint8_t *c, int n, uint8_t v);
-uint64_t aln_bits_bit(const uint8_t *c, int n, int k);
+/* bit r set where c[r] == v (r < n <= 64); where bit k of c[r] is set (SSE2 compares) */
+static inline uint64_t aln_bits_eq(const uint8_t *c, int n, uint8_t v)
+{
+	uint64_t m = 0;
+	int r = 0;
+#ifdef ALN_SSE2
+	const __m128i x = _mm_set1_epi8((char)v);
+	for (; r + 16 <= n; r += 16)
+		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(c + r)), x)) << r;
+#endif
+	for (; r < n; r++) m |= (uint64_t)(c[r] == v) << r;
+	return m;
+}
+
+static inline uint64_t aln_bits_bit(const uint8_t *c, int n, int k)
+{
+	uint64_t m = 0;
+	int r = 0;
+#ifdef ALN_SSE2
+	for (; r + 16 <= n; r += 16)   /* bit k to the sign bit of each byte */
+		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(_mm_loadu_si128((const __m128i *)(c + r)), 7 - k)) << r;
+#endif
+	for (; r < n; r++) m |= (uint64_t)(c[r] >> k & 1) << r;
+	return m;
+}
 
 #endif

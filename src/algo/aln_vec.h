@@ -20,8 +20,7 @@
 #undef V_MSB
 #undef V_BLEND
 #undef V_LANEBIT
-#undef V_CVTU8
-#undef V_BITMASK
+#undef V_SRA63
 
 #if ALN_ISA == 3
 #define SX avx512
@@ -44,9 +43,8 @@
 /* bit 63 of every lane as an int bit mask */
 #define V_MSB(v) ((unsigned)_mm512_movepi64_mask(v))
 #define V_BLEND(old, nw, bits) _mm512_mask_mov_epi64(old, (__mmask8)(bits), nw)
-/* 8 bytes to 8 lanes (zero-extended); all-ones lanes where bit k is set */
-#define V_CVTU8(p) _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(p)))
-#define V_BITMASK(c, k) _mm512_movm_epi64(_mm512_test_epi64_mask(c, _mm512_set1_epi64(1ll << (k))))
+/* every lane: all ones where bit 63 is set */
+#define V_SRA63(v) _mm512_srai_epi64(v, 63)
 #elif ALN_ISA == 2
 #define SX avx2
 #define SX_ATTR __attribute__((target("avx2")))
@@ -65,9 +63,7 @@
 #define V_SHIFT_IN(v, s) _mm256_alignr_epi8(v, _mm256_permute2x128_si256(s, v, 0x21), 8)
 #define V_MSB(v) ((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)))
 #define V_BLEND(old, nw, bits) _mm256_blendv_epi8(old, nw, V_LANEBIT(bits))
-#define V_CVTU8(p) _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(*(const int32_t *)(const void *)(p)))
-#define V_BITMASK(c, k) _mm256_cmpeq_epi64(_mm256_and_si256(c, _mm256_set1_epi64x(1ll << (k))), \
-	_mm256_set1_epi64x(1ll << (k)))
+#define V_SRA63(v) _mm256_cmpgt_epi64(_mm256_setzero_si256(), v)
 #define V_LANEBIT(bits) _mm256_cmpgt_epi64(_mm256_and_si256(_mm256_set1_epi64x(bits), \
 	_mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256())
 #else
