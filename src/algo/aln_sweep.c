@@ -28,7 +28,6 @@
 #define aln_pause() ((void)0)
 #endif
 
-#define CH 1024   /* chunk of columns: the wavefront grain and the pruning grain */
 
 typedef struct {
 	_Atomic int64_t prog;    /* the bottom edge is final for columns below prog */
@@ -43,7 +42,8 @@ typedef struct {
 	const aln_prep_t *p;
 	const aln_sweep_opt_t *o;
 	aln_slab_fn slab;
-	int64_t R, ns, lb;
+	int64_t R, ns, lb, ch;   /* word rows per strip, strips, columns, columns per chunk (the
+	                          * wavefront and pruning grain, a multiple of 64) */
 	uint64_t *h[2];
 	strip_t *st;
 	_Atomic int dead;
@@ -185,7 +185,7 @@ static void strip_run(sweep_t *S, int64_t s, uint64_t *v0, uint64_t *v1)
 		found = 1;
 	}
 	while (c < cap) {
-		int64_t ce = i64min(cap, (c / CH + 1) * CH);
+		int64_t ce = i64min(cap, (c / S->ch + 1) * S->ch);
 		int64_t pend = 0;  /* top edge columns from pend on are virtual */
 		if (pr) {
 			n = 0;
@@ -230,7 +230,7 @@ static void strip_run(sweep_t *S, int64_t s, uint64_t *v0, uint64_t *v1)
 			int pdone = 1;
 			int64_t pc1 = 0;
 			if (pr) {
-				int64_t nce = i64min(cap, (c / CH + 1) * CH);
+				int64_t nce = i64min(cap, (c / S->ch + 1) * S->ch);
 				n = 0;
 				for (;;) {
 					if (atomic_load_explicit(&pr->done, memory_order_acquire)) {
@@ -270,7 +270,11 @@ rk_status_t aln_sweep(const aln_prep_t *p, const aln_sweep_opt_t *o, aln_edge_t 
 	S.o = o;
 	S.lb = lb;
 	S.slab = o->K->slab;
-	S.R = o->simd >= 3 ? 16 : 8;
+	/* full sweeps: tall strips (more words per lane); banded ones: shorter strips and chunks
+	 * follow the band more closely and keep a wavefront busy on narrow bands */
+	const int full = o->k < 0 && o->w <= 0;
+	S.R = o->simd >= 3 ? (full ? 32 : 16) : 8;
+	S.ch = full ? 1024 : o->k >= 0 ? 512 : 256;
 	S.ns = (p->nw + S.R - 1) / S.R;
 	S.h[0] = malloc((size_t)nh * sizeof(uint64_t));
 	if (o->K->kind == ALN_LEV) S.h[1] = malloc((size_t)nh * sizeof(uint64_t));
