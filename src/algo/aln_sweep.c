@@ -285,9 +285,7 @@ rk_status_t aln_sweep(const aln_prep_t *p, const aln_sweep_opt_t *o, aln_edge_t 
 	edge_virtual(o->K->kind, S.h, 0, lb);
 	int64_t c0 = 0, c1 = lb, v0 = 0, end = lb;
 	int dead = 0;
-	if (la == 0) {
-		dead = o->k >= 0 && lb > o->k;
-	} else {
+	if (la > 0) {
 		/* a wavefront needs strips to share and enough cells to pay for the threads */
 		int T = o->n_threads > 1 && (double)la * (double)lb >= (double)(1 << 20) ? o->n_threads : 1;
 		if (T > S.ns) T = (int)S.ns;
@@ -324,16 +322,16 @@ rk_status_t aln_sweep(const aln_prep_t *p, const aln_sweep_opt_t *o, aln_edge_t 
 		c1 = atomic_load(&l->prog);
 		v0 = l->bl;
 		end = l->bv;
-		if (o->k >= 0 && !dead) {
-			/* nothing of the bottom row within the bound: as dead as a strip that found none */
-			int64_t val = v0;
-			int any = val + hbound(o, la, c0) <= o->k;
-			for (int64_t j = c0 + 1; j <= c1 && !any; j++) {
-				val += edge_delta(o->K->kind, S.h, j - 1);
-				any = val + hbound(o, la, j) <= o->k;
-			}
-			dead = !any;
+	}
+	if (o->k >= 0 && !dead) {
+		/* nothing of the bottom row within the bound: as dead as a strip that found none */
+		int64_t val = v0;
+		int any = val + hbound(o, la, c0) <= o->k;
+		for (int64_t j = c0 + 1; j <= c1 && !any; j++) {
+			val += edge_delta(o->K->kind, S.h, j - 1);
+			any = val + hbound(o, la, j) <= o->k;
 		}
+		dead = !any;
 	}
 	*cost = !dead && c1 == lb && (o->k < 0 || end <= o->k) ? end : -1;
 	if (e) {
