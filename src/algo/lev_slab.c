@@ -25,31 +25,41 @@ static inline void lev_word(uint64_t eq, uint64_t *pv, uint64_t *mv, uint64_t *h
 	*hm = om;
 }
 
-/* N (1..4) word rows from r0 over [c0, c1), column by column, the state in registers
- * (a state kept in memory would put a store-to-load forward on every step's chain). */
+/* N (1..4) word rows from r0 over [c0, c1), skewed like the SIMD kernels: word row r0 + x
+ * runs x columns behind word row r0 and takes the delta that left the word above one step
+ * earlier. The words of a step are then independent (a column-major loop chains them) and
+ * the state stays in registers. */
 static inline __attribute__((always_inline)) void lev_scalar_n(const aln_prep_t *p, const int N, int64_t r0,
 	int64_t c0, int64_t c1, uint64_t *hp, uint64_t *hm, uint64_t *pv, uint64_t *mv, int ob)
 {
-	const int64_t nw = p->nw, nc = c1 - c0;
+	const int64_t nw = p->nw, nc = c1 - c0, T = nc + N - 1;
 	const uint64_t *peq = p->peq + r0;
 	const uint8_t *bc = p->bc + c0;
-	uint64_t P[4], M[4];
+	uint64_t P[4], M[4], oh[4] = { 0 }, om[4] = { 0 };   /* outputs of the last step */
 	for (int x = 0; x < N; x++) P[x] = pv[x], M[x] = mv[x];
-	uint64_t ip = 0, im = 0, op = 0, om = 0;
-	for (int64_t q = 0; q < nc; q++) {
-		int s = (int)(q & 63);
-		if (s == 0) { ip = hp[q >> 6]; im = hm[q >> 6]; }
-		uint64_t h1 = ip >> s & 1, h2 = im >> s & 1;
-		const uint64_t *e = peq + (int64_t)bc[q] * nw;
+	uint64_t ip = 0, im = 0, op = 0, omm = 0;
+	for (int64_t t = 0; t < T; t++) {
+		int s = (int)(t & 63);
+		if (s == 0 && t < nc) { ip = hp[t >> 6]; im = hm[t >> 6]; }
 		#pragma GCC unroll 4
-		for (int x = 0; x < N; x++) lev_word(e[x], &P[x], &M[x], &h1, &h2, x == N - 1 ? ob : 63);
-		op |= h1 << s;
-		om |= h2 << s;
-		if (s == 63 || q == nc - 1) {
-			uint64_t keep = s == 63 ? 0 : ~0ull << (s + 1);
+		for (int x = N - 1; x >= 0; x--) {
+			int64_t q = t - x;   /* this word's column */
+			if (q < 0 || q >= nc) continue;
+			uint64_t h1 = x ? oh[x - 1] : ip >> s & 1, h2 = x ? om[x - 1] : im >> s & 1;
+			lev_word(peq[(int64_t)bc[q] * nw + x], &P[x], &M[x], &h1, &h2, x == N - 1 ? ob : 63);
+			oh[x] = h1;
+			om[x] = h2;
+		}
+		int64_t q = t - (N - 1);
+		if (q < 0) continue;
+		int u = (int)(q & 63);
+		op |= oh[N - 1] << u;
+		omm |= om[N - 1] << u;
+		if (u == 63 || q == nc - 1) {
+			uint64_t keep = u == 63 ? 0 : ~0ull << (u + 1);
 			hp[q >> 6] = (hp[q >> 6] & keep) | op;
-			hm[q >> 6] = (hm[q >> 6] & keep) | om;
-			op = om = 0;
+			hm[q >> 6] = (hm[q >> 6] & keep) | omm;
+			op = omm = 0;
 		}
 	}
 	for (int x = 0; x < N; x++) pv[x] = P[x], mv[x] = M[x];
