@@ -11,7 +11,7 @@
 #include <omp.h>
 #include "algo/aln_dp.h"
 
-#define BASE_CELLS (1 << 16)   /* sub-problems at most this large (or <= 128 rows) go to aln_base */
+#define BASE_CELLS (1 << 16)   /* sub-problems at most this large (or of one word of rows) go to aln_base */
 #define TASK_CELLS (1 << 20)   /* sub-problems run as parallel tasks from this size */
 
 static inline int64_t i64min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -163,7 +163,7 @@ static rk_status_t hirsch_rec(const hctx_t *h, const char *a, int64_t la, const 
                               aln_path_t *out, int64_t *got)
 {
 	*got = -1;
-	if (la == 0 || lb == 0 || la <= 128 || la * lb <= BASE_CELLS) {
+	if (la == 0 || lb == 0 || la <= 64 || la * lb <= BASE_CELLS) {
 		aln_path_t tmp = { 0 };
 		int64_t c;
 		rk_status_t st = aln_base(h->K, a, la, b, lb, &tmp, &c);
@@ -234,7 +234,7 @@ rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const cha
 	int64_t k = bound;
 	*got = -1;
 	if (k >= 0 && (la > lb ? la - lb : lb - la) > k) return RK_OK;
-	if (k < 0 && la > 128 && la * lb > BASE_CELLS) {
+	if (k < 0 && la > 64 && la * lb > BASE_CELLS) {
 		/* an upper bound prunes the first split; dissimilar pairs gain nothing from it */
 		aln_prep_t p;
 		rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
