@@ -67,9 +67,10 @@ rk_status_t aln_sweep(const aln_prep_t *p, const aln_sweep_opt_t *o, aln_edge_t 
 /* Cost of the pair, exact; k >= 0: -1 when above k. Chooses full, banded or bounded sweeps. */
 rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, int64_t k, int simd, int n_threads, int64_t *cost);
 
-/* Canonical path of a[0, la) x b[0, lb), appended to path; cost >= 0 is its known cost (or
- * an upper bound of it with ub set); k >= 0 and cost < 0: fail with *got = -1 when above k.
- * *got: the cost found. */
+/* Canonical path of a[0, la) x b[0, lb), appended to path; *got = its cost. bound >= 0:
+ * only costs <= bound are wanted (*got = -1 and nothing appended above it); < 0: exact
+ * always (the first split is then pruned by an upper bound where that pays). n_threads > 1:
+ * the two halves of large splits, and their sub-problems, run as OpenMP tasks. */
 rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd,
                        int n_threads, aln_path_t *path, int64_t *got);
 
