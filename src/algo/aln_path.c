@@ -17,42 +17,51 @@
 static inline int64_t i64min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t i64max(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* plane q of column j at row i (1-based), as a bit */
-static inline int col_bit(const aln_cols_t *c, int64_t j, int64_t i, int q)
-{
-	return (int)(c->st[(j - 1) * c->cs + ((i - 1) >> 6) * c->ws + q * c->ps] >> ((i - 1) & 63) & 1);
-}
-
 /* Rule (b) needs only deltas: D(i, j - 1) = D(i, j) - dh(i, j) and D(i - 1, j - 1) =
- * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. */
+ * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. Each step's loads depend on
+ * the last decision, so the addressing is incremental and the next column is prefetched. */
 rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
                       aln_path_t *path)
 {
 	uint8_t *ops = malloc((size_t)(la + lb + 1));
 	if (!ops) { rk_set_error("out of memory for a traceback"); return RK_ERES; }
 	int64_t n = 0, i = la, j = lb;
+	const int64_t cs = c->cs, ws = c->ws, ps = c->ps;
+	/* col: column j's words; w: row i's word in it; sh: row i's bit */
+	const uint64_t *col = c->st + (j - 1) * cs;
+	int64_t w = ((i - 1) >> 6) * ws;
+	int sh = (int)((i - 1) & 63);
+#define UP() do { i--; if (--sh < 0) { sh = 63; w -= ws; } } while (0)
+#define LEFT() do { j--; col -= cs; __builtin_prefetch(col - cs + w); } while (0)
 	if (kind == ALN_LEV) {
 		while (i > 0 && j > 0) {
-			int dh = col_bit(c, j, i, 2) - col_bit(c, j, i, 3);
-			if (dh == 1) { ops[n++] = ALN_D; j--; continue; }
-			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_EQ; i--; j--; continue; }
-			int dv = j > 1 ? col_bit(c, j - 1, i, 0) - col_bit(c, j - 1, i, 1) : 1;
-			if (dh + dv == 1) { ops[n++] = ALN_X; i--; j--; continue; }
+			int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
+			if (dh == 1) { ops[n++] = ALN_D; LEFT(); continue; }
+			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_EQ; UP(); LEFT(); continue; }
+			int dv = j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
+			if (dh + dv == 1) { ops[n++] = ALN_X; UP(); LEFT(); continue; }
 			ops[n++] = ALN_I;
-			i--;
+			UP();
 		}
 	} else {
 		while (i > 0 && j > 0) {
-			if (!col_bit(c, j, i, 1)) { ops[n++] = ALN_D; j--; continue; }
-			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_M; i--; j--; continue; }
+			if (!(col[w + ps] >> sh & 1)) { ops[n++] = ALN_D; LEFT(); continue; }
+			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_M; UP(); LEFT(); continue; }
 			ops[n++] = ALN_I;
-			i--;
+			UP();
 		}
 	}
+#undef UP
+#undef LEFT
 	while (j > 0) ops[n++] = ALN_D, j--;
 	while (i > 0) ops[n++] = ALN_I, i--;
 	rk_status_t st = RK_OK;
-	for (int64_t q = n - 1; q >= 0 && !st; q--) st = aln_path_push(path, ops[q], 1);
+	for (int64_t q = n - 1; q >= 0 && !st;) {   /* runs, read backwards */
+		int64_t e = q;
+		while (e > 0 && ops[e - 1] == ops[q]) e--;
+		st = aln_path_push(path, ops[q], q - e + 1);
+		q = e - 1;
+	}
 	free(ops);
 	return st;
 }
