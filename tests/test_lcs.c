@@ -228,11 +228,27 @@ static void test_slabs(long n)
 	}
 }
 
+/* out of memory is RK_ERES, never a crash (see test_lev.c) */
+static void test_oom(void)
+{
+	for (int path = 0; path <= 1; path++) {
+		lcs_opt_t o;
+		lcs_opt_init(&o);
+		o.path = path;
+		aln_path_t p = { 0 };
+		int64_t len;
+		rk_status_t st = lcs_pair(&o, "A", 1, "ACGT", (int64_t)1 << 42, &len, path ? &p : 0);
+		CHECK(st == RK_ERES && strstr(rk_error(), "memory"), "oom path %d: status %d, error '%s'", path, st, rk_error());
+		aln_path_free(&p);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 600;
 	nlv = dt_levels(lv, aln_simd_level(-1));
 	test_basics();
+	test_oom();
 	test_random(n);
 	test_slabs(n / 4 + 20);
 	fprintf(stderr, "test_lcs: %lld pair x level x thread checks\n", (long long)n_checked);

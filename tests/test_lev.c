@@ -266,6 +266,24 @@ static void test_slabs(long n)
 	}
 }
 
+/* Out of memory is RK_ERES with a message, never a crash: B claims 2^42 symbols, so the
+ * first allocation sized by it fails before anything reads it. */
+static void test_oom(void)
+{
+	const char *b = "ACGT";
+	int64_t d = 0;
+	for (int path = 0; path <= 1; path++) {
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.path = path;
+		aln_path_t p = { 0 };
+		rk_status_t st = lev_pair(&o, "A", 1, b, (int64_t)1 << 42, &d, path ? &p : 0);
+		CHECK(st == RK_ERES && d == -1 && strstr(rk_error(), "memory"), "oom path %d: status %d, error '%s'", path, st,
+		      rk_error());
+		aln_path_free(&p);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 600;
@@ -274,6 +292,7 @@ int main(int argc, char **argv)
 	for (int l = 0; l < nlv; l++) fprintf(stderr, " %s", aln_simd_name(lv[l]));
 	fprintf(stderr, "\n");
 	test_basics();
+	test_oom();
 	test_random(n);
 	test_slabs(n / 4 + 20);
 	fprintf(stderr, "test_lev: %lld pair x level x thread checks\n", (long long)n_checked);
