@@ -1,0 +1,268 @@
+/* Batches of short pairs: pairs sorted by (words of A, length of B) go VL at a time through
+ * the lane kernels of aln_bkern.h, one pair per lane; long pairs, and all pairs without SIMD,
+ * one at a time. Paths: the kernel keeps every column's state, traced back per lane. */
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "algo/aln_dp.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ALN_X86 1
+#include <immintrin.h>
+#endif
+
+#define BATCH_WORDS 8          /* pairs with A up to 512 symbols go in lanes */
+#define BATCH_PATH_COLS 4096   /* ... and B up to this long when paths are kept */
+#define BATCH_WINDOW 2048      /* pairs sorted by shape within windows of this many */
+
+typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint64_t *bpl,
+                         uint64_t *st, uint64_t *fin);
+
+#ifdef ALN_X86
+#define ALN_ISA 2
+#include "algo/aln_vec.h"
+#include "algo/aln_bkern.h"
+#undef ALN_ISA
+#define ALN_ISA 3
+#include "algo/aln_vec.h"
+#include "algo/aln_bkern.h"
+#undef ALN_ISA
+#endif
+
+static const int nw_slot[9] = { 0, 0, 1, 2, 3, 4, 4, 5, 5 };   /* words -> instance (1 2 3 4 6 8) */
+static const int nw_inst[6] = { 1, 2, 3, 4, 6, 8 };
+
+typedef struct {
+	const aln_kind_t *K;
+	int kind, simd;
+	int64_t k;
+	const aln_pair_t *p;
+	int64_t *cost;
+	aln_path_t *paths;
+} batch_t;
+
+/* one pair the ordinary way */
+static rk_status_t one_pair(const batch_t *B, int64_t i)
+{
+	const aln_pair_t *q = &B->p[i];
+	if (B->paths) {
+		B->paths[i].n = 0;
+		rk_status_t st = aln_hirsch(B->K, q->a, q->la, q->b, q->lb, B->k, B->simd, 1, &B->paths[i], &B->cost[i]);
+		if (!st && B->cost[i] < 0) B->paths[i].n = 0;
+		return st;
+	}
+	if (q->la == 0 || q->lb == 0) {
+		int64_t c = q->la + q->lb;
+		B->cost[i] = B->k >= 0 && c > B->k ? -1 : c;
+		return RK_OK;
+	}
+	aln_prep_t pr;
+	rk_status_t st = aln_prep_init(&pr, q->a, q->la, 0, q->b, q->lb, 0, B->simd);
+	if (st) return st;
+	st = aln_cost(B->K, &pr, B->k, B->simd, 1, &B->cost[i]);
+	aln_prep_free(&pr);
+	return st;
+}
+
+#ifdef ALN_X86
+/* pull the strings of the next group towards the cache while this one computes */
+static void prefetch_group(const aln_pair_t *p, const int64_t *idx, int n)
+{
+	for (int l = 0; l < n; l++) {
+		const aln_pair_t *q = &p[idx[l]];
+		for (int64_t x = 0; x < q->la; x += 64) __builtin_prefetch(q->a + x);
+		for (int64_t x = 0; x < q->lb; x += 64) __builtin_prefetch(q->b + x);
+	}
+}
+
+/* A thread's alphabet for the lane kernels: it only grows (a new symbol of A restarts the
+ * group that brought it), so codes and plane counts settle after the first groups. Symbols of B
+ * outside it share the absent code n. */
+typedef struct {
+	int n, nb;
+	uint8_t sym[256];
+} balpha_t;
+
+/* code planes of s[0, m) (m <= 64): bit r of out[k] = bit k of the code of s[r]; returns the
+ * positions whose symbol is outside the alphabet (given the absent code). Whole 64-byte
+ * compares: a short last word of a string is read as the string's last 64 bytes (before: how
+ * many precede it), or copied to a pad when the string is shorter. */
+static uint64_t planes64(const balpha_t *A, const uint8_t *s, int m, int64_t before, uint64_t *out)
+{
+	uint8_t pad[64];
+	int sh = 0;
+	if (m < 64 && before + m >= 64) {   /* the 64 bytes ending here are all the string's */
+		sh = 64 - m;
+		s -= sh;
+	} else if (m < 64) {
+		memcpy(pad, s, (size_t)m);
+		memset(pad + m, 0, (size_t)(64 - m));
+		s = pad;
+	}
+	uint64_t any = 0;
+	for (int k = 0; k < A->nb; k++) out[k] = 0;
+	for (int c = 0; c < A->n; c++) {
+		uint64_t e = aln_bits_eq(s, 64, A->sym[c]) >> sh;
+		any |= e;
+		for (int k = 0; k < A->nb; k++)
+			if (c >> k & 1) out[k] |= e;
+	}
+	const uint64_t full = m == 64 ? ~0ull : (1ull << m) - 1, miss = full & ~any;
+	for (int k = 0; k < A->nb; k++) out[k] = (out[k] & full) | (A->n >> k & 1 ? miss : 0);
+	return miss;
+}
+
+static void alpha_add(balpha_t *A, const uint8_t *s, uint64_t miss)
+{
+	for (int r = 0; miss; r++, miss >>= 1) {
+		if (!(miss & 1)) continue;
+		int c = 0;
+		while (c < A->n && A->sym[c] != s[r]) c++;
+		if (c == A->n) A->sym[A->n++] = s[r];
+	}
+	A->nb = 1;
+	while ((1 << A->nb) < A->n + 1) A->nb++;
+}
+
+/* up to vl pairs idx[0..n) in lanes; nidx/nn: the group that will probably come next */
+static rk_status_t lane_group(const batch_t *B, const int64_t *idx, int n, int vl, const int64_t *nidx, int nn,
+                              balpha_t *A, uint64_t **buf, size_t *cap)
+{
+	const aln_pair_t *p = B->p;
+	prefetch_group(p, nidx, nn);
+	int64_t lbl[8], ncol = 0, nw = 1;
+	for (int l = 0; l < vl; l++) {
+		lbl[l] = l < n ? p[idx[l]].lb : 0;
+		if (lbl[l] > ncol) ncol = lbl[l];
+		if (l < n && (p[idx[l]].la + 63) / 64 > nw) nw = (p[idx[l]].la + 63) / 64;
+	}
+	const int slot = nw_slot[nw], NW = nw_inst[slot], per = B->kind == ALN_LEV ? 4 : 2;
+	const int64_t nblk = (ncol + 63) / 64;
+	/* planes of A NW x 8 x vl, of B nblk x 8 x vl, final states 2 NW vl, column states (paths) */
+	size_t npl = (size_t)NW * 8 * (size_t)vl, nbp = (size_t)nblk * 8 * (size_t)vl, nfin = 2 * (size_t)NW * (size_t)vl;
+	size_t nst = B->paths ? (size_t)ncol * (size_t)NW * (size_t)per * (size_t)vl : 0, need = npl + nbp + nfin + nst + 8;
+	if (need > *cap) {
+		uint64_t *nbuf = realloc(*buf, need * sizeof(uint64_t));
+		if (!nbuf) { rk_set_error("out of memory for a batch of pairs"); return RK_ERES; }
+		*buf = nbuf;
+		*cap = need;
+	}
+	uint64_t *pl = (uint64_t *)(((uintptr_t)*buf + 63) & ~(uintptr_t)63), *bpl = pl + npl, *fin = bpl + nbp, *st = fin + nfin;
+	uint64_t o[8];
+retry:
+	memset(pl, 0, (npl + nbp) * sizeof(uint64_t));
+	for (int l = 0; l < n; l++) {
+		const uint8_t *a = (const uint8_t *)p[idx[l]].a, *b = (const uint8_t *)p[idx[l]].b;
+		const int64_t la = p[idx[l]].la, lb = lbl[l];
+		for (int64_t w = 0; w * 64 < la; w++) {
+			int m = la - 64 * w < 64 ? (int)(la - 64 * w) : 64;
+			uint64_t miss = planes64(A, a + 64 * w, m, 64 * w, o);
+			if (miss) { alpha_add(A, a + 64 * w, miss); goto retry; }
+			for (int k = 0; k < A->nb; k++) pl[(w * 8 + k) * vl + l] = o[k];
+		}
+		for (int64_t w = 0; w * 64 < lb; w++) {
+			int m = lb - 64 * w < 64 ? (int)(lb - 64 * w) : 64;
+			planes64(A, b + 64 * w, m, 64 * w, o);
+			for (int k = 0; k < A->nb; k++) bpl[(w * 8 + k) * vl + l] = aln_rev64(o[k]);  /* column 0 in bit 63 */
+		}
+	}
+	const int nb = A->nb, nbs = nb == 2 ? 1 : nb == 3 ? 2 : 0;
+	bkern_fn f = vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
+	f(nb, ncol, lbl, pl, bpl, B->paths ? st : 0, fin);
+	rk_status_t ret = RK_OK;
+	for (int l = 0; l < n; l++) {
+		const aln_pair_t *q = &p[idx[l]];
+		int64_t la = q->la, c = 0;
+		for (int64_t w = 0; w * 64 < la; w++) {
+			int r = la - 64 * w >= 64 ? 64 : (int)(la - 64 * w);
+			uint64_t m = r == 64 ? ~0ull : (1ull << r) - 1;
+			if (B->kind == ALN_LEV)
+				c += aln_pop64(fin[2 * w * vl + l] & m) - aln_pop64(fin[(2 * w + 1) * vl + l] & m);
+			else
+				c += r - aln_pop64(fin[2 * w * vl + l] & m);   /* lcs of the rows */
+		}
+		int64_t cost = B->kind == ALN_LEV ? q->lb + c : la + q->lb - 2 * c;
+		if (B->k >= 0 && cost > B->k) cost = -1;
+		B->cost[idx[l]] = cost;
+		if (B->paths) {
+			aln_path_t *pp = &B->paths[idx[l]];
+			pp->n = 0;
+			if (cost >= 0) {
+				aln_cols_t cols = { st + l, (int64_t)NW * per * vl, (int64_t)per * vl, vl };
+				rk_status_t s = aln_trace(B->kind, q->a, la, q->b, q->lb, &cols, pp);
+				if (s) ret = s;
+			}
+		}
+	}
+	return ret;
+}
+#endif
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64_t k, int simd, int n_threads,
+                      int64_t *cost, aln_path_t *paths)
+{
+	batch_t B = { K, K->kind, simd, k, p, cost, paths };
+	/* lane pairs keyed by (words of A, length of B, index): 4 + 24 + 36 bits */
+	uint64_t *lane = malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+	int64_t *rest = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+	if (!lane || !rest) {
+		free(lane); free(rest);
+		rk_set_error("out of memory for a batch of %lld pairs", (long long)n);
+		return RK_ERES;
+	}
+	int64_t nl = 0, nr = 0;
+	for (int64_t i = 0; i < n; i++) {
+		const aln_pair_t *q = &p[i];
+		int fits = simd >= 2 && q->la > 0 && q->lb > 0 && q->la <= 64 * BATCH_WORDS && i < (1ll << 36) &&
+		           (paths ? q->lb <= BATCH_PATH_COLS : q->lb < (1 << 24));
+		if (fits) lane[nl++] = (uint64_t)((q->la + 63) / 64) << 60 | (uint64_t)q->lb << 36 | (uint64_t)i;
+		else rest[nr++] = i;
+	}
+	/* sorted within windows of consecutive pairs: similar lengths share lanes, and the input
+	 * is still read roughly in order */
+	for (int64_t w0 = 0; w0 < nl; w0 += BATCH_WINDOW)
+		qsort(lane + w0, (size_t)(nl - w0 < BATCH_WINDOW ? nl - w0 : BATCH_WINDOW), sizeof(uint64_t), cmp_u64);
+	for (int64_t i = 0; i < nl; i++) lane[i] &= (1ull << 36) - 1;
+	const int vl = simd >= 3 ? 8 : 4;
+	const int64_t ng = (nl + vl - 1) / vl;
+	rk_status_t st = RK_OK;
+	int T = n_threads > 0 ? n_threads : 1;
+	if (T > 1 && ng + nr < 2 * (int64_t)T) T = (int)((ng + nr + 1) / 2 > 0 ? (ng + nr + 1) / 2 : 1);
+	#pragma omp parallel num_threads(T)
+	{
+		uint64_t *buf = 0;
+		size_t cap = 0;
+		balpha_t alpha = { 0, 1, { 0 } };
+		rk_status_t s = RK_OK;
+#ifdef ALN_X86
+		#pragma omp for schedule(dynamic, 4) nowait
+		for (int64_t g = 0; g < ng; g++) {
+			int m = (int)(nl - g * vl < vl ? nl - g * vl : vl);
+			int64_t g2 = g + 1 < ng ? g + 1 : g;
+			int m2 = g + 1 < ng ? (int)(nl - g2 * vl < vl ? nl - g2 * vl : vl) : 0;
+			rk_status_t e = lane_group(&B, (const int64_t *)lane + g * vl, m, vl, (const int64_t *)lane + g2 * vl, m2,
+			                           &alpha, &buf, &cap);
+			if (e && !s) s = e;
+		}
+#endif
+		#pragma omp for schedule(dynamic, 1)
+		for (int64_t i = 0; i < nr; i++) {
+			rk_status_t e = one_pair(&B, rest[i]);
+			if (e && !s) s = e;
+		}
+		free(buf);
+		if (s) {
+			#pragma omp critical(aln_batch_err)
+			if (!st) st = s;
+		}
+	}
+	free(lane);
+	free(rest);
+	return st;
+}

@@ -1,0 +1,136 @@
+/* Internal to the lev and lcs modules: the strip sweep, Hirschberg and the traceback, written
+ * once for both kinds over a common "cost": lev counts edits, lcs counts indels (a kept pair
+ * costs 0, so cost = la + lb - 2 lcs, and the diagonal exists only on equal symbols). Both
+ * have unit steps, the same boundary (cost i at (i, 0), j at (0, j)) and the same lower bound
+ * |i - j| + |(la - i) - (lb - j)| on a path through (i, j). */
+#ifndef ALN_DP_H
+#define ALN_DP_H
+
+#include <stdint.h>
+#include "algo/aln.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define ALN_SSE2 1
+#endif
+
+enum { ALN_LEV = 0, ALN_LCS = 1 };
+
+#define ALN_PIECE 1024   /* columns per SIMD kernel call (multiple of 64) */
+
+/* lev: h = (hp, hm), v = (pv, mv); lcs: h = (carry, unused), v = (V, unused); see lev_slab / lcs_slab */
+typedef void (*aln_slab_fn)(const aln_prep_t *p, int simd, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+                            uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1);
+
+/* What the shared code needs of a mode; aln_lev is defined by lev_slab.c, aln_lcs by lcs_slab.c. */
+typedef struct {
+	int kind;                 /* ALN_LEV, ALN_LCS */
+	aln_slab_fn slab;
+	/* every column's state of the whole prep for aln_trace, column j (1..lb) at
+	 * st + (j - 1) * nw * (4 lev, 2 lcs), the planes of a word consecutive */
+	void (*full_cols)(const aln_prep_t *p, uint64_t *st);
+} aln_kind_t;
+extern const aln_kind_t aln_lev, aln_lcs;
+
+static inline uint64_t aln_rev64(uint64_t x)
+{
+	x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+	x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+	x = ((x >> 4) & 0x0f0f0f0f0f0f0f0full) | ((x & 0x0f0f0f0f0f0f0f0full) << 4);
+	return __builtin_bswap64(x);
+}
+
+typedef struct {
+	const aln_kind_t *K;
+	int simd, n_threads;
+	int64_t k;               /* >= 0: compute only cells that can lie on a path of cost <= k */
+	int64_t w;               /* > 0 with k < 0: a static band of half-width w about the straight line
+	                          * from (0, 0) to (la, lb); the cost is then an upper bound */
+	int64_t la_end, lb_end;  /* where the paths the bound k is about end (>= the prep's la, lb) */
+} aln_sweep_opt_t;
+
+/* The bottom row of a sweep: cost at DP column c0 is v0, then deltas for columns c0+1..c1
+ * (bit j - 1 of h for column j, lev +1/-1 in h[0]/h[1], lcs carry = lcs +1 = cost -1).
+ * Outside [c0, c1] no path of cost <= k passes; inside, values are exact on every path of
+ * cost <= k and never below the true cost elsewhere. */
+typedef struct {
+	int64_t c0, c1, v0;
+	int dead;                /* no cell of the bottom row is within the bound */
+	uint64_t *h[2];
+} aln_edge_t;
+
+void aln_edge_free(aln_edge_t *e);
+/* Cost at (la, lb) into *cost, -1 when the end is outside the bound (cost > k). e: NULL, or
+ * gets the bottom row (the caller frees it with aln_edge_free). */
+rk_status_t aln_sweep(const aln_prep_t *p, const aln_sweep_opt_t *o, aln_edge_t *e, int64_t *cost);
+
+/* Cost of the pair, exact; k >= 0: -1 when above k. Chooses full, banded or bounded sweeps. */
+rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, int64_t k, int simd, int n_threads, int64_t *cost);
+
+/* Canonical path of a[0, la) x b[0, lb), appended to path; *got = its cost. bound >= 0:
+ * only costs <= bound are wanted (*got = -1 and nothing appended above it); < 0: exact
+ * always (the first split is then pruned by an upper bound where that pays). n_threads > 1:
+ * the two halves of large splits, and their sub-problems, run as OpenMP tasks. */
+rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd,
+                       int n_threads, aln_path_t *path, int64_t *got);
+
+/* n pairs: cost[i] (lev distance or lcs indel cost, -1 above k >= 0) and paths[i] (NULL:
+ * none), short pairs one per SIMD lane, n_threads OpenMP threads over pairs. */
+rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64_t k, int simd, int n_threads, int64_t *cost,
+                      aln_path_t *paths);
+
+/* Full-matrix bit-parallel DP and traceback of small problems (rows up to a few words). */
+rk_status_t aln_base(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, aln_path_t *path,
+                     int64_t *cost);
+
+/* Traceback by rule (b) over stored column states: column j (1..lb), word w at
+ * st + (j - 1) * cs + w * ws, its planes ps apart: lev pv, mv, raw ph, raw mh (bit r: the
+ * horizontal delta at row 64 w + r + 1); lcs V, raw carry (the same for the lcs delta). Column
+ * 0 is the boundary. Appends the path of a[0, la) x b[0, lb) to path. */
+typedef struct {
+	const uint64_t *st;
+	int64_t cs, ws, ps;
+} aln_cols_t;
+rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
+                      aln_path_t *path);
+
+/* population count without a libgcc call where POPCNT is not enabled */
+static inline int aln_pop64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* bit r set where c[r] == v (r < n <= 64); where bit k of c[r] is set (SSE2 compares) */
+static inline uint64_t aln_bits_eq(const uint8_t *c, int n, uint8_t v)
+{
+	uint64_t m = 0;
+	int r = 0;
+#ifdef ALN_SSE2
+	const __m128i x = _mm_set1_epi8((char)v);
+	for (; r + 16 <= n; r += 16)
+		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(c + r)), x)) << r;
+#endif
+	for (; r < n; r++) m |= (uint64_t)(c[r] == v) << r;
+	return m;
+}
+
+static inline uint64_t aln_bits_bit(const uint8_t *c, int n, int k)
+{
+	uint64_t m = 0;
+	int r = 0;
+#ifdef ALN_SSE2
+	for (; r + 16 <= n; r += 16)   /* bit k to the sign bit of each byte */
+		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(_mm_loadu_si128((const __m128i *)(c + r)), 7 - k)) << r;
+#endif
+	for (; r < n; r++) m |= (uint64_t)(c[r] >> k & 1) << r;
+	return m;
+}
+
+#endif

@@ -1,0 +1,269 @@
+/* Canonical paths in linear memory: Hirschberg on word-aligned middle rows, the top half by a
+ * forward sweep and the bottom half by a sweep of both sequences reversed, each pruned by the
+ * known cost of the sub-problem; small sub-problems by a full bit-parallel DP and a traceback.
+ *
+ * Split rule (aln.h, rule c): on the boundary between rows i* and i* + 1 take the optimal
+ * crossing edge of the smallest column, vertical before diagonal. Pruned sweeps leave the
+ * costs of cells on optimal paths exact and never under-estimate others, so the optimal
+ * crossings are exactly the edges whose computed total equals the minimum. */
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "algo/aln_dp.h"
+
+#define BASE_CELLS (1 << 16)   /* sub-problems at most this large (or of one word of rows) go to aln_base */
+#define TASK_CELLS (1 << 20)   /* sub-problems run as parallel tasks from this size */
+
+static inline int64_t i64min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t i64max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Rule (b) needs only deltas: D(i, j - 1) = D(i, j) - dh(i, j) and D(i - 1, j - 1) =
+ * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. Each step's loads depend on
+ * the last decision, so the addressing is incremental and the next column is prefetched. */
+rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
+                      aln_path_t *path)
+{
+	uint8_t *ops = malloc((size_t)(la + lb + 1));
+	if (!ops) { rk_set_error("out of memory for a traceback"); return RK_ERES; }
+	int64_t n = 0, i = la, j = lb;
+	const int64_t cs = c->cs, ws = c->ws, ps = c->ps;
+	/* col: column j's words; w: row i's word in it; sh: row i's bit */
+	const uint64_t *col = c->st + (j - 1) * cs;
+	int64_t w = ((i - 1) >> 6) * ws;
+	int sh = (int)((i - 1) & 63);
+#define UP() do { i--; if (--sh < 0) { sh = 63; w -= ws; } } while (0)
+#define LEFT() do { j--; col -= cs; __builtin_prefetch(col - cs + w); } while (0)
+	if (kind == ALN_LEV) {
+		while (i > 0 && j > 0) {
+			int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
+			if (dh == 1) { ops[n++] = ALN_D; LEFT(); continue; }
+			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_EQ; UP(); LEFT(); continue; }
+			int dv = j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
+			if (dh + dv == 1) { ops[n++] = ALN_X; UP(); LEFT(); continue; }
+			ops[n++] = ALN_I;
+			UP();
+		}
+	} else {
+		while (i > 0 && j > 0) {
+			if (!(col[w + ps] >> sh & 1)) { ops[n++] = ALN_D; LEFT(); continue; }
+			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_M; UP(); LEFT(); continue; }
+			ops[n++] = ALN_I;
+			UP();
+		}
+	}
+#undef UP
+#undef LEFT
+	while (j > 0) ops[n++] = ALN_D, j--;
+	while (i > 0) ops[n++] = ALN_I, i--;
+	rk_status_t st = RK_OK;
+	for (int64_t q = n - 1; q >= 0 && !st;) {   /* runs, read backwards */
+		int64_t e = q;
+		while (e > 0 && ops[e - 1] == ops[q]) e--;
+		st = aln_path_push(path, ops[q], q - e + 1);
+		q = e - 1;
+	}
+	free(ops);
+	return st;
+}
+
+rk_status_t aln_base(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, aln_path_t *path,
+                     int64_t *cost)
+{
+	const int kind = K->kind;
+	if (la == 0 || lb == 0) {
+		*cost = la + lb;
+		return aln_path_push(path, la ? ALN_I : ALN_D, la + lb);
+	}
+	aln_prep_t p;
+	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, 0);
+	if (st) return st;
+	const int64_t per = kind == ALN_LEV ? 4 : 2;
+	uint64_t *cols = malloc((size_t)(lb * p.nw * per) * sizeof(uint64_t));
+	if (!cols) {
+		aln_prep_free(&p);
+		rk_set_error("out of memory for a %lld x %lld traceback", (long long)la, (long long)lb);
+		return RK_ERES;
+	}
+	aln_cols_t c = { cols, p.nw * per, per, 1 };
+	const uint64_t *last = cols + (lb - 1) * p.nw * per;
+	int64_t sum = 0;  /* lev: vertical deltas of the last column; lcs: its lcs */
+	K->full_cols(&p, cols);
+	for (int64_t w = 0; w < p.nw; w++) {
+		int r = la - 64 * w >= 64 ? 64 : (int)(la - 64 * w);
+		uint64_t m = r == 64 ? ~0ull : (1ull << r) - 1;
+		if (kind == ALN_LEV) sum += aln_pop64(last[w * per] & m) - aln_pop64(last[w * per + 1] & m);
+		else sum += r - aln_pop64(last[w * per] & m);
+	}
+	*cost = kind == ALN_LEV ? lb + sum : la + lb - 2 * sum;
+	st = aln_trace(kind, a, la, b, lb, &c, path);
+	free(cols);
+	aln_prep_free(&p);
+	return st;
+}
+
+typedef struct {
+	const aln_kind_t *K;
+	int kind, simd, par;
+} hctx_t;
+
+typedef struct {
+	int64_t j, jn, op, cf, cb, best;   /* crossing (i*, j) -> (i* + 1, jn), costs of both sides, total */
+} cross_t;
+
+/* cost of the edge as a running value along the bottom row of a sweep */
+static inline int delta_at(int kind, const aln_edge_t *e, int64_t col)
+{
+	int64_t q = col - 1;
+	int b0 = (int)(e->h[0][q >> 6] >> (q & 63) & 1);
+	return kind == ALN_LEV ? b0 - (int)(e->h[1][q >> 6] >> (q & 63) & 1) : 1 - 2 * b0;
+}
+
+/* Scan the crossings of row i* given the forward bottom row F (row i*, F(j) at column j) and
+ * the reversed bottom row B (row i* + 1 seen from the end: B(j) at reversed column lb - j). */
+static void cross_scan(int kind, const aln_edge_t *F, const aln_edge_t *B, int64_t lb, char ai, const char *b,
+                       cross_t *x)
+{
+	x->best = -1;
+	if (F->dead || B->dead) return;
+	const int64_t blo = lb - B->c1, bhi = lb - B->c0;   /* columns where B(j) is known */
+	const int64_t jlo = i64max(F->c0, blo - 1), jhi = i64min(F->c1, bhi);
+	if (jlo > jhi) return;
+	int64_t f = F->v0, bcur = B->v0;
+	for (int64_t j = F->c0 + 1; j <= jlo; j++) f += delta_at(kind, F, j);
+	for (int64_t q = B->c0 + 1; q <= lb - i64max(jlo, blo); q++) bcur += delta_at(kind, B, q);
+	/* bcur = B(max(j, blo)) */
+	for (int64_t j = jlo; j <= jhi; j++) {
+		if (j >= blo) {
+			int64_t t = f + 1 + bcur;
+			if (x->best < 0 || t < x->best) *x = (cross_t){ j, j, ALN_I, f, bcur, t };
+		}
+		if (j + 1 >= blo && j + 1 <= bhi && j < lb) {
+			int64_t bn = j >= blo ? bcur - delta_at(kind, B, lb - j) : bcur;
+			int eq = ai == b[j];
+			if (kind == ALN_LEV || eq) {
+				int64_t t = f + (kind == ALN_LEV ? !eq : 0) + bn;
+				if (x->best < 0 || t < x->best)
+					*x = (cross_t){ j, j + 1, kind == ALN_LEV ? (eq ? ALN_EQ : ALN_X) : ALN_M, f, bn, t };
+			}
+			bcur = bn;
+		}
+		if (j < jhi) f += delta_at(kind, F, j + 1);
+	}
+}
+
+static rk_status_t hirsch_rec(const hctx_t *h, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
+                              aln_path_t *out, int64_t *got);
+
+static rk_status_t half_sweep(const hctx_t *h, const char *a, int64_t la, int rev, const char *b, int64_t lb,
+                              int64_t k, int64_t la_end, int64_t lb_end, aln_edge_t *e)
+{
+	aln_prep_t p;
+	rk_status_t st = aln_prep_init(&p, a, la, rev, b, lb, rev, h->simd);
+	if (st) return st;
+	aln_sweep_opt_t o = { .K = h->K, .simd = h->simd, .n_threads = 1, .k = k, .w = 0,
+	                      .la_end = la_end, .lb_end = lb_end };
+	int64_t cost;
+	st = aln_sweep(&p, &o, e, &cost);
+	aln_prep_free(&p);
+	return st;
+}
+
+static rk_status_t hirsch_rec(const hctx_t *h, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
+                              aln_path_t *out, int64_t *got)
+{
+	*got = -1;
+	if (la == 0 || lb == 0 || la <= 64 || la * lb <= BASE_CELLS) {
+		aln_path_t tmp = { 0 };
+		int64_t c;
+		rk_status_t st = aln_base(h->K, a, la, b, lb, &tmp, &c);
+		if (!st && (k < 0 || c <= k)) {
+			st = aln_path_cat(out, &tmp);
+			*got = c;
+		}
+		aln_path_free(&tmp);
+		return st;
+	}
+	const int64_t is = 64 * (((la + 63) / 64) / 2);
+	const int par = h->par && la * lb >= TASK_CELLS;
+	aln_edge_t F = { 0 }, B = { 0 };
+	rk_status_t s1 = RK_OK, s2 = RK_OK;
+	if (par) {
+		#pragma omp task shared(s1, F)
+		s1 = half_sweep(h, a, is, 0, b, lb, k, la, lb, &F);
+		#pragma omp task shared(s2, B)
+		s2 = half_sweep(h, a + is + 1, la - is - 1, 1, b, lb, k, la, lb, &B);
+		#pragma omp taskwait
+	} else {
+		s1 = half_sweep(h, a, is, 0, b, lb, k, la, lb, &F);
+		if (!s1) s2 = half_sweep(h, a + is + 1, la - is - 1, 1, b, lb, k, la, lb, &B);
+	}
+	cross_t x;
+	if (!s1 && !s2) cross_scan(h->kind, &F, &B, lb, a[is], b, &x);
+	aln_edge_free(&F);
+	aln_edge_free(&B);
+	if (s1 || s2) return s1 ? s1 : s2;
+	if (x.best < 0 || (k >= 0 && x.best > k)) return RK_OK;
+	const char *a2 = a + is + 1, *b2 = b + x.jn;
+	int64_t la2 = la - is - 1, lb2 = lb - x.jn, g1 = -1, g2 = -1;
+	rk_status_t st;
+	if (par) {
+		aln_path_t p1 = { 0 }, p2 = { 0 };
+		#pragma omp task shared(s1, p1, g1)
+		s1 = hirsch_rec(h, a, is, b, x.j, x.cf, &p1, &g1);
+		#pragma omp task shared(s2, p2, g2)
+		s2 = hirsch_rec(h, a2, la2, b2, lb2, x.cb, &p2, &g2);
+		#pragma omp taskwait
+		st = s1 ? s1 : s2;
+		if (!st) st = aln_path_cat(out, &p1);
+		if (!st) st = aln_path_push(out, (int)x.op, 1);
+		if (!st) st = aln_path_cat(out, &p2);
+		aln_path_free(&p1);
+		aln_path_free(&p2);
+	} else {
+		st = hirsch_rec(h, a, is, b, x.j, x.cf, out, &g1);
+		if (!st) st = aln_path_push(out, (int)x.op, 1);
+		if (!st) st = hirsch_rec(h, a2, la2, b2, lb2, x.cb, out, &g2);
+	}
+	if (st) return st;
+	if (g1 != x.cf || g2 != x.cb) {
+		rk_set_error("internal error: Hirschberg halves cost %lld + %lld, expected %lld + %lld", (long long)g1,
+		             (long long)g2, (long long)x.cf, (long long)x.cb);
+		return RK_EINPUT;
+	}
+	*got = x.best;
+	return RK_OK;
+}
+
+rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd,
+                       int n_threads, aln_path_t *path, int64_t *got)
+{
+	const int kind = K->kind;
+	/* threads only where there is enough work to share */
+	hctx_t h = { K, kind, simd, n_threads > 1 && (double)la * (double)lb >= TASK_CELLS };
+	int64_t k = bound;
+	*got = -1;
+	if (k >= 0 && (la > lb ? la - lb : lb - la) > k) return RK_OK;
+	if (k < 0 && la > 64 && la * lb > BASE_CELLS) {
+		/* an upper bound prunes the first split; dissimilar pairs gain nothing from it */
+		aln_prep_t p;
+		rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
+		if (st) return st;
+		aln_sweep_opt_t o = { .K = K, .simd = simd, .n_threads = n_threads, .k = -1, .w = 256,
+		                      .la_end = la, .lb_end = lb };
+		int64_t ub;
+		st = aln_sweep(&p, &o, 0, &ub);
+		aln_prep_free(&p);
+		if (st) return st;
+		if ((double)ub * (double)i64min(la, lb) < 0.5 * (double)la * (double)lb) k = ub;
+	}
+	rk_status_t st = RK_OK;
+	if (h.par) {
+		#pragma omp parallel num_threads(n_threads)
+		#pragma omp single
+		st = hirsch_rec(&h, a, la, b, lb, k, path, got);
+	} else {
+		st = hirsch_rec(&h, a, la, b, lb, k, path, got);
+	}
+	if (!st && bound >= 0 && *got > bound) *got = -1;
+	return st;
+}
