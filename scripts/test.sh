@@ -12,5 +12,5 @@ scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=
 # allocations behind at exit from unloaded modules that no suppression can name
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -L unit)
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j2 -L cli)
-CC=clang RK_TARGETS="fuzz_input fuzz_rkt fuzz_ham" scripts/setup.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
+CC=clang RK_TARGETS="fuzz_input fuzz_rkt fuzz_ham fuzz_lev fuzz_lcs" scripts/setup.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
 bash tests/fuzz/run.sh build-fuzz "${FUZZ_SECONDS:-60}"

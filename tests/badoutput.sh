@@ -15,13 +15,18 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 cp "$data/mixed.fa" reads.fa
 cp "$data/ham/good.aln" aln.fa
+head -2 reads.fa > one.fa
 # a larger alignment, so that its matrix does not fit a 16 kB file system
 awk 'BEGIN { srand(3); for (i = 0; i < 60; i++) { s = ""; for (p = 0; p < 200; p++) s = s substr("ACGT", int(rand() * 4) + 1, 1); print ">s" i; print s } }' > big.aln
 awk 'BEGIN { srand(5); for (i = 0; i < 400; i++) { s = ""; for (p = 0; p < 60; p++) s = s substr("ACGT", int(rand() * 4) + 1, 1); print ">read_number_" i; print s } }' > many.fa
 leftovers() { ls -A "$1" | grep -E '\.rktlcs-|\.tmp\.' ; }
-for mode in rkt hamming; do
-	if [ $mode = rkt ]; then in=reads.fa; run() { "$cli" reads.fa -k 1 -t 2 -tau 5 -q "$@"; }
-	else in=aln.fa; run() { "$cli" hamming aln.fa -q "$@"; }; fi
+for mode in rkt hamming lev lcs; do
+	case $mode in
+	rkt) in=reads.fa; run() { "$cli" reads.fa -k 1 -t 2 -tau 5 -q "$@"; } ;;
+	hamming) in=aln.fa; run() { "$cli" hamming aln.fa -q "$@"; } ;;
+	lev) in=reads.fa; run() { "$cli" lev --all reads.fa --path -q "$@"; } ;;
+	lcs) in=reads.fa; run() { "$cli" lcs one.fa reads.fa --seq -q "$@"; } ;;
+	esac
 	run -o want.tsv || { bad "$mode: plain run failed"; continue; }
 	sum=$(md5sum < "$in")
 	# devices
@@ -57,15 +62,19 @@ for mode in rkt hamming; do
 	done
 	# a missing directory: exit 1 before any work, nothing left
 	for extra in "" "--max-dist 3"; do
-		[ $mode = rkt ] && [ -n "$extra" ] && continue
+		[ $mode = hamming ] || [ -z "$extra" ] || continue
 		run $extra -o nodir/out.tsv 2> err; rc=$?
 		[ $rc -eq 1 ] && [ "$(grep -c . err)" -eq 1 ] && grep -q 'nodir' err && ok "$mode $extra -o missing dir: exit 1: $(cat err)" \
 			|| bad "$mode $extra -o missing dir: exit $rc $(cat err)"
 	done
 	# a planted symlink at the old predictable temporary name is never followed
 	echo victim > victim.txt
-	if [ $mode = rkt ]; then bash -c 'ln -sf victim.txt planted.tsv.tmp.$$; exec "$0" reads.fa -k 1 -t 2 -tau 5 -q -o planted.tsv' "$cli"
-	else bash -c 'ln -sf victim.txt planted.tsv.tmp.$$; exec "$0" hamming aln.fa -q -o planted.tsv' "$cli"; fi
+	case $mode in
+	rkt) bash -c 'ln -sf victim.txt planted.tsv.tmp.$$; exec "$0" reads.fa -k 1 -t 2 -tau 5 -q -o planted.tsv' "$cli" ;;
+	hamming) bash -c 'ln -sf victim.txt planted.tsv.tmp.$$; exec "$0" hamming aln.fa -q -o planted.tsv' "$cli" ;;
+	lev) bash -c 'ln -sf victim.txt planted.tsv.tmp.$$; exec "$0" lev --all reads.fa --path -q -o planted.tsv' "$cli" ;;
+	lcs) bash -c 'ln -sf victim.txt planted.tsv.tmp.$$; exec "$0" lcs one.fa reads.fa --seq -q -o planted.tsv' "$cli" ;;
+	esac
 	rc=$?
 	[ $rc -eq 0 ] && [ "$(cat victim.txt)" = victim ] && cmp -s want.tsv planted.tsv && ok "$mode: planted temporary symlink not followed" \
 		|| bad "$mode: planted temporary symlink: exit $rc, victim: $(head -c 40 victim.txt)"
@@ -73,8 +82,12 @@ for mode in rkt hamming; do
 	# a full disk (a 16 kB tmpfs; skipped where mounting is not allowed)
 	mkdir -p small
 	if mount -t tmpfs -o size=16k tmpfs small 2> /dev/null; then
-		if [ $mode = rkt ]; then "$cli" many.fa -k 1 -t 1 -tau 1 -q -o small/out.tsv --candidates small/c.tsv 2> err
-		else "$cli" hamming big.aln -m -q -o small/out.tsv 2> err; fi
+		case $mode in
+		rkt) "$cli" many.fa -k 1 -t 1 -tau 1 -q -o small/out.tsv --candidates small/c.tsv 2> err ;;
+		hamming) "$cli" hamming big.aln -m -q -o small/out.tsv 2> err ;;
+		lev) "$cli" lev --all big.aln --path -q -o small/out.tsv 2> err ;;
+		lcs) "$cli" lcs many.fa many.fa --seq --path -q -o small/out.tsv 2> err ;;
+		esac
 		rc=$?
 		left=$(ls -A small)
 		[ $rc -eq 2 ] && [ -z "$left" ] && grep -q 'No space left' err && ok "$mode: full disk: exit 2, nothing left: $(cat err)" \

@@ -12,6 +12,8 @@ cd "$tmp" || exit 1
 fail=0 pass=0 runs=0 oks=0 twos=0
 "$genreads" 1500 51 3 > reads.fa
 "$genaln" 1200 2000 30 11 > aln.fa
+head -400 aln.fa > pairs.fa
+head -2 reads.fa > one.fa
 cases=(
 	"rkt|reads.fa -k 2 -t 20 -tau 12 --candidates CAND"
 	"rkt-json|reads.fa -k 2 -t 20 -tau 12 --format json --occurrences"
@@ -19,6 +21,9 @@ cases=(
 	"ham-long|hamming -m aln.fa"
 	"ham-sparse|hamming --max-dist 40 aln.fa"
 	"ham-json|hamming --format json -a aln.fa"
+	"lev|lev one.fa reads.fa --path"
+	"lev-all|lev --all pairs.fa --max-dist 60 --path --format json"
+	"lcs|lcs pairs.fa pairs.fa --seq --path"
 )
 limits="16000 24000 32000 40000 48000 56000 64000 80000 96000 128000 160000 200000 256000 320000 400000 512000"
 for c in "${cases[@]}"; do

@@ -76,11 +76,7 @@ int aln_simd_level(int want)
 	else if (__builtin_cpu_supports("avx2"))
 		best = 2;
 #endif
-	const char *e = getenv("RKTLCS_SIMD");  /* testing: force a level */
-	if (e && *e) {
-		int f = atoi(e);
-		if (f < best) best = f < 2 ? 0 : f;
-	}
+	if (rk_tune.simd >= 0 && rk_tune.simd < best) best = rk_tune.simd < 2 ? 0 : rk_tune.simd;  /* forced (tests, benchmarks) */
 	if (want >= 0 && want < best) best = want < 2 ? 0 : want;
 	return best;
 }

@@ -72,5 +72,7 @@ void rcli_version(FILE *fp);
 
 int rcli_rkt_main(int argc, char **argv);
 int rcli_ham_main(int argc, char **argv);
+int rcli_lev_main(int argc, char **argv);
+int rcli_lcs_main(int argc, char **argv);
 
 #endif

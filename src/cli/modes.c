@@ -8,22 +8,13 @@
 #include "gpu/rgpu.h"
 #include "io/rio.h"
 
-static int rcli_todo_main(int argc, char **argv);
-
 const rcli_mode_t rcli_modes[] = {
 	{ "rkt", "Rkt-LCS: the longest substring of a read shared (<= k mismatches) by >= t other reads", rcli_rkt_main },
 	{ "hamming", "pairwise SNP / Hamming distances of an alignment (snp-dists compatible)", rcli_ham_main },
-	{ "lev", "Levenshtein distance and CIGAR of sequence pairs (not implemented yet)", rcli_todo_main },
-	{ "lcs", "longest common subsequence of sequence pairs (not implemented yet)", rcli_todo_main },
+	{ "lev", "Levenshtein distance and CIGAR of sequence pairs", rcli_lev_main },
+	{ "lcs", "longest common subsequence of sequence pairs: length, subsequence, path", rcli_lcs_main },
 };
 const int rcli_n_modes = (int)(sizeof rcli_modes / sizeof rcli_modes[0]);
-
-static int rcli_todo_main(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "[rktlcs] error: the %s mode is not yet implemented in this version\n", argv[0]);
-	return 1;
-}
 
 void rcli_version(FILE *fp)
 {

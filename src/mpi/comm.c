@@ -68,6 +68,13 @@ int rmpi_any(const rmpi_t *w, int flag)
 	return out;
 }
 
+double rmpi_sum(const rmpi_t *w, double x)
+{
+	double out = x;
+	if (w->mpi && MPI_Allreduce(&x, &out, 1, MPI_DOUBLE, MPI_SUM, w->comm) != MPI_SUCCESS) rmpi_die(w, "sum");
+	return out;
+}
+
 #define RMPI_CHUNK (1ull << 30)  /* MPI counts are int: large buffers move in pieces */
 
 static int rmpi_bcast_bytes(void *buf, uint64_t n, MPI_Comm comm)

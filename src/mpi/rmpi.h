@@ -28,6 +28,9 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
  * shape shared data (the partition, the gather), even where their backends differ. */
 int rmpi_any(const rmpi_t *w, int flag);
 
+/* Collective: the sum of x over the ranks, on every rank. */
+double rmpi_sum(const rmpi_t *w, double x);
+
 /* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
 

@@ -6,7 +6,7 @@
 set -u
 build=$1 secs=${2:-60} corpus=${3:-$(mktemp -d)}; shift 3 2>/dev/null || shift $#
 here=$(cd "$(dirname "$0")" && pwd)
-targets=${*:-fuzz_input fuzz_rkt fuzz_ham}
+targets=${*:-fuzz_input fuzz_rkt fuzz_ham fuzz_lev fuzz_lcs}
 rc=0
 for t in $targets; do
 	[ -x "$build/tests/$t" ] || { echo "$t: not built"; rc=1; continue; }

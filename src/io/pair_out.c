@@ -1,0 +1,91 @@
+/* lev and lcs tables. A path is written as SAM-like runs ("12=1X3I", lcs "12M3I2D"); the
+ * LCS subsequence is the symbols of A at the M runs. */
+#include "io/pair_out.h"
+
+static void pair_path(rio_buf_t *b, const aln_path_t *p)
+{
+	if (!p || p->n == 0) { rio_buf_chr(b, '*'); return; }
+	for (int64_t q = 0; q < p->n; q++) {
+		rio_buf_u64(b, p->run[q] >> 3);
+		rio_buf_chr(b, ALN_OPS[p->run[q] & 7]);
+	}
+}
+
+static void pair_subseq(rio_buf_t *b, const aln_path_t *p, const char *a)
+{
+	int64_t i = 0;
+	for (int64_t q = 0; p && q < p->n; q++) {
+		int64_t len = (int64_t)(p->run[q] >> 3);
+		int op = (int)(p->run[q] & 7);
+		if (op == ALN_M) rio_buf_strn(b, a + i, (size_t)len);
+		if (op != ALN_D) i += len;  /* M, =, X and I consume A */
+	}
+}
+
+void rio_pair_head(rio_buf_t *b, const rio_pair_meta_t *m)
+{
+	const char *mode = m->mode == RIO_LEV ? "lev" : "lcs";
+	if (m->format == RK_FMT_JSON) {
+		rio_buf_printf(b, "{\"program\":\"rktlcs\",\"version\":\"%s\",\"mode\":\"%s\",\"input_a\":", RKTLCS_VERSION, mode);
+		rio_buf_json(b, m->in_a);
+		rio_buf_str(b, ",\"input_b\":");
+		if (m->in_b) rio_buf_json(b, m->in_b); else rio_buf_str(b, "null");
+		if (m->mode == RIO_LEV) {
+			rio_buf_str(b, ",\"k\":"); if (m->k >= 0) rio_buf_i64(b, m->k); else rio_buf_str(b, "null");
+			rio_buf_str(b, ",\"max_dist\":"); if (m->max_dist >= 0) rio_buf_i64(b, m->max_dist); else rio_buf_str(b, "null");
+		}
+		rio_buf_str(b, ",\"pairs\":[");
+		return;
+	}
+	rio_buf_printf(b, "#rktlcs %s %s", RKTLCS_VERSION, mode);
+	if (m->mode == RIO_LEV && m->k >= 0) rio_buf_printf(b, " k=%lld", (long long)m->k);
+	if (m->max_dist >= 0) rio_buf_printf(b, " max_dist=%lld", (long long)m->max_dist);
+	rio_buf_str(b, m->in_b ? " a=" : " all=");
+	rio_buf_printable(b, m->in_a);
+	if (m->in_b) { rio_buf_str(b, " b="); rio_buf_printable(b, m->in_b); }
+	rio_buf_chr(b, '\n');
+	if (m->mode == RIO_LEV) rio_buf_str(b, m->path ? "name_a\tname_b\tlen_a\tlen_b\tdistance\tcigar\n" : "name_a\tname_b\tlen_a\tlen_b\tdistance\n");
+	else {
+		rio_buf_str(b, "name_a\tname_b\tlen_a\tlen_b\tlcs");
+		if (m->seq) rio_buf_str(b, "\tsubsequence");
+		if (m->path) rio_buf_str(b, "\tpath");
+		rio_buf_chr(b, '\n');
+	}
+}
+
+void rio_pair_row(rio_buf_t *b, const rio_pair_meta_t *m, const char *name_a, int64_t la, const char *name_b, int64_t lb,
+                  const char *seq_a, int64_t val, const aln_path_t *path)
+{
+	const int known = val >= 0;
+	if (m->format == RK_FMT_JSON) {
+		rio_buf_str(b, ",\n{\"name_a\":"); rio_buf_json(b, name_a);
+		rio_buf_str(b, ",\"name_b\":"); rio_buf_json(b, name_b);
+		rio_buf_str(b, ",\"len_a\":"); rio_buf_i64(b, la);
+		rio_buf_str(b, ",\"len_b\":"); rio_buf_i64(b, lb);
+		rio_buf_str(b, m->mode == RIO_LEV ? ",\"distance\":" : ",\"lcs\":");
+		if (known) rio_buf_i64(b, val); else rio_buf_str(b, "null");
+		if (m->mode == RIO_LEV && m->path) {
+			rio_buf_str(b, ",\"cigar\":");
+			if (known) { rio_buf_chr(b, '"'); pair_path(b, path); rio_buf_chr(b, '"'); }
+			else rio_buf_str(b, "null");
+		}
+		if (m->mode == RIO_LCS && m->seq) { rio_buf_str(b, ",\"subsequence\":\""); pair_subseq(b, path, seq_a); rio_buf_chr(b, '"'); }
+		if (m->mode == RIO_LCS && m->path) { rio_buf_str(b, ",\"path\":\""); pair_path(b, path); rio_buf_chr(b, '"'); }
+		rio_buf_chr(b, '}');
+		return;
+	}
+	rio_buf_str(b, name_a); rio_buf_chr(b, '\t');
+	rio_buf_str(b, name_b); rio_buf_chr(b, '\t');
+	rio_buf_i64(b, la); rio_buf_chr(b, '\t');
+	rio_buf_i64(b, lb); rio_buf_chr(b, '\t');
+	if (known) rio_buf_i64(b, val); else rio_buf_chr(b, '*');
+	if (m->mode == RIO_LEV && m->path) { rio_buf_chr(b, '\t'); if (known) pair_path(b, path); else rio_buf_chr(b, '*'); }
+	if (m->mode == RIO_LCS && m->seq) { rio_buf_chr(b, '\t'); pair_subseq(b, path, seq_a); }
+	if (m->mode == RIO_LCS && m->path) { rio_buf_chr(b, '\t'); pair_path(b, path); }
+	rio_buf_chr(b, '\n');
+}
+
+void rio_pair_tail(rio_buf_t *b, const rio_pair_meta_t *m)
+{
+	if (m->format == RK_FMT_JSON) rio_buf_str(b, "\n]}\n");
+}

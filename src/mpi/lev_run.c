@@ -1,0 +1,43 @@
+/* lev under MPI: the pairwise driver with Levenshtein distances. */
+#include <string.h>
+#include "mpi/lev_run.h"
+
+void lev_run_opt_init(lev_run_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	rk_common_init(&o->c);
+	lev_opt_init(&o->algo);
+	o->max_dist = -1;
+}
+
+rk_status_t lev_run_opt_check(const lev_run_opt_t *o)
+{
+	if (!o->in_a) { rk_set_error("no input file given (see rktlcs lev --help)"); return RK_EINPUT; }
+	if (o->all && o->in_b) { rk_set_error("--all compares the records of one file: give A alone"); return RK_EINPUT; }
+	if (!o->all && !o->in_b) { rk_set_error("lev needs two files A B, or --all A"); return RK_EINPUT; }
+	if (o->max_dist >= 0 && !o->all) { rk_set_error("--max-dist goes with --all (it keeps the pairs within D)"); return RK_EINPUT; }
+	return RK_OK;
+}
+
+static rk_status_t lev_cpu(const void *algo, const aln_pair_t *p, int64_t n, int nth, int64_t *val, aln_path_t *paths)
+{
+	lev_opt_t o = *(const lev_opt_t *)algo;
+	o.n_threads = nth;
+	return n == 1 ? lev_pair(&o, p->a, p->la, p->b, p->lb, val, paths) : lev_batch(&o, p, n, val, paths);
+}
+
+
+rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
+{
+	lev_opt_t algo = o->algo;
+	/* --max-dist D needs no distance above D: a band of D is exact for the rows kept */
+	if (o->all && o->max_dist >= 0 && (algo.k < 0 || algo.k > o->max_dist)) algo.k = o->max_dist;
+	rmpi_pairs_t s;
+	memset(&s, 0, sizeof s);
+	s.c = &o->c; s.in_a = o->in_a; s.in_b = o->in_b; s.all = o->all; s.max_dist = o->max_dist;
+	s.meta = (rio_pair_meta_t){ RIO_LEV, o->in_a, o->in_b, o->algo.k, o->max_dist, o->algo.path, 0, o->c.format };
+	s.mode.cpu = lev_cpu;
+	s.mode.algo = &algo;
+	s.mode.want_path = o->algo.path;
+	return rmpi_pairs_run(w, &s);
+}

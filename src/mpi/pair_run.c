@@ -1,0 +1,214 @@
+/* The pairwise driver (pair_run.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "mpi/pair_run.h"
+
+#define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
+#define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells */
+#define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread */
+#define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
+
+/* The i-th pair of an explicit pairing (one against many, or record by record). */
+static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
+{
+	*a = na == 1 ? 0 : q;
+	*b = nb == 1 ? 0 : q;
+}
+
+typedef struct {
+	rio_out_t *out;
+	int first;                /* no row written yet: drop the leading comma of a JSON row */
+} pair_gather_t;
+
+static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
+{
+	pair_gather_t *g = ctx;
+	const char *s = data;
+	(void)rank;
+	if (!n) return RK_OK;
+	if (g->first && s[0] == ',') { s++; n--; }
+	g->first = 0;
+	rio_buf_t b = { (char *)s, n, n, 0 };  /* borrowed: not freed here */
+	return rio_buf_write(&b, g->out->fp, rio_out_name(g->out));
+}
+
+/* Compute pairs (ai[q], bi[q]) for q in [0, n) and format their rows into rows. */
+static rk_status_t pair_block(const rmpi_pairs_t *s, rmpi_be_t *be, int nth, const rio_reads_t *A, const rio_reads_t *B,
+                              const int64_t *ai, const int64_t *bi, int64_t n, rio_buf_t *rows, double *cells)
+{
+	aln_pair_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
+	int64_t *val = malloc(sizeof *val * (size_t)(n ? n : 1));
+	aln_path_t *paths = s->mode.want_path ? calloc((size_t)(n ? n : 1), sizeof *paths) : 0;
+	rk_status_t st = RK_OK;
+	if (!p || !val || (s->mode.want_path && !paths)) {
+		rk_err("out of memory for a block of %lld pairs", (long long)n);
+		st = RK_ERES;
+		goto done;
+	}
+	for (int64_t q = 0; q < n; q++) {
+		p[q].a = rio_seq(A, ai[q]); p[q].la = rio_len(A, ai[q]);
+		p[q].b = rio_seq(B, bi[q]); p[q].lb = rio_len(B, bi[q]);
+		*cells += (double)p[q].la * (double)p[q].lb;
+	}
+	if (be->use_gpu && s->mode.gpu) {
+		st = s->mode.gpu(s->mode.algo, p, n, &be->g, val, paths, &be->stats);
+		if (st && !rmpi_gpu_failed(s->c, be, st)) goto done;  /* logged; else the CPU redoes it */
+		st = RK_OK;
+	}
+	if (!be->use_gpu || !s->mode.gpu) {
+		/* the long pairs alone, with every thread; the rest as a batch */
+		int64_t q0 = 0;
+		for (int64_t q = 0; q <= n && !st; q++) {
+			if (q < n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
+			if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, nth, val + q0, paths ? paths + q0 : 0);
+			if (!st && q < n) st = s->mode.cpu(s->mode.algo, p + q, 1, nth, val + q, paths ? paths + q : 0);
+			q0 = q + 1;
+		}
+		if (st) { rk_err("%s", rk_error()); goto done; }
+	}
+	for (int64_t q = 0; q < n; q++) {
+		if (s->all && s->max_dist >= 0 && (val[q] < 0 || val[q] > s->max_dist)) continue;
+		rio_pair_row(rows, &s->meta, rio_name(A, ai[q]), p[q].la, rio_name(B, bi[q]), p[q].lb, p[q].a, val[q], paths ? &paths[q] : 0);
+	}
+	if (rows->oom) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
+done:
+	if (paths) for (int64_t q = 0; q < n; q++) aln_path_free(&paths[q]);
+	free(p); free(val); free(paths);
+	return st;
+}
+
+/* Contiguous split of items of cost c[0..n) into parts of equal total: bounds[parts + 1]. */
+static void pair_split(const double *c, int64_t n, int parts, int64_t *bounds)
+{
+	double tot = 0, acc = 0;
+	for (int64_t i = 0; i < n; i++) tot += c[i];
+	int64_t i = 0;
+	bounds[0] = 0;
+	for (int p = 1; p < parts; p++) {
+		double goal = tot * p / parts;
+		while (i < n && acc + c[i] * 0.5 < goal) acc += c[i++];
+		bounds[p] = i;
+	}
+	bounds[parts] = n;
+}
+
+rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
+{
+	double t0 = rk_realtime(), cells = 0;
+	rio_reads_t A, B;
+	rio_out_t out;
+	rio_buf_t rows = { 0 };
+	rmpi_be_t be;
+	rk_status_t st;
+	int64_t *bounds = 0, *ai = 0, *bi = 0, n_items = 0, n_rows = 0;
+	double *cost = 0;
+	int out_open = 0;
+	memset(&A, 0, sizeof A); memset(&B, 0, sizeof B);
+
+	const char *outs[1] = { s->c->output }, *ins[2] = { s->in_a, s->in_b };
+	if ((st = rmpi_check_outputs(w, outs, 1, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
+	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &be)) != RK_OK) return st;
+	if ((st = rmpi_read_reads(w, s->in_a, 0, &A)) != RK_OK) goto done;
+	const rio_reads_t *Bp = &A;
+	if (s->in_b) {
+		if ((st = rmpi_read_reads(w, s->in_b, 0, &B)) != RK_OK) goto done;
+		Bp = &B;
+		if (w->rank == 0 && A.n != B.n && A.n != 1 && B.n != 1) {
+			rk_err("%s has %lld records and %s has %lld: pairs need equal counts, or one record against many", s->in_a,
+			       (long long)A.n, s->in_b, (long long)B.n);
+			st = RK_EINPUT;
+		}
+		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+		n_items = A.n > B.n ? A.n : B.n;
+	} else n_items = A.n;  /* --all: rows i, each with its pairs (i, j > i) */
+
+	/* the split by cells */
+	cost = malloc(sizeof *cost * (size_t)(n_items + 1));
+	bounds = malloc(sizeof *bounds * ((size_t)w->size + 1));
+	if (!cost || !bounds) { rk_err("out of memory"); st = RK_ERES; }
+	else if (s->all) {
+		double suffix = 0;  /* bases of the records after i */
+		for (int64_t i = n_items - 1; i >= 0; i--) {
+			cost[i] = (double)rio_len(&A, i) * suffix + PAIR_OVERHEAD * (double)(n_items - 1 - i);
+			suffix += (double)rio_len(&A, i);
+		}
+	} else
+		for (int64_t q = 0; q < n_items; q++) {
+			int64_t a, b;
+			pair_ix(A.n, Bp->n, q, &a, &b);
+			cost[q] = (double)rio_len(&A, a) * (double)rio_len(Bp, b) + PAIR_OVERHEAD;
+		}
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	pair_split(cost, n_items, w->size, bounds);
+	const int nth = be.g.n_threads = rmpi_threads(w, s->c);
+	ai = malloc(sizeof *ai * PAIR_BLOCK_PAIRS);
+	bi = malloc(sizeof *bi * PAIR_BLOCK_PAIRS);
+	if (!ai || !bi) { rk_err("out of memory"); st = RK_ERES; }
+
+	/* my items in blocks of pairs */
+	rk_progress_t prog;
+	double my_cost = 0, done_cost = 0;
+	for (int64_t q = bounds[w->rank]; q < bounds[w->rank + 1]; q++) my_cost += cost[q];
+	rk_progress_start(&prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", my_cost);
+	int64_t nb = 0;
+	double bcells = 0;
+	for (int64_t q = bounds[w->rank]; q < bounds[w->rank + 1] && !st; q++) {
+		int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
+		for (int64_t j = j0; j < j1 && !st; j++) {
+			int64_t a = q, b = j;
+			if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
+			ai[nb] = a; bi[nb] = b; nb++;
+			bcells += (double)rio_len(&A, a) * (double)rio_len(Bp, b);
+			if (nb == PAIR_BLOCK_PAIRS || bcells >= PAIR_BLOCK_CELLS) {
+				st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells);
+				n_rows += nb; nb = 0; bcells = 0;
+			}
+		}
+		done_cost += cost[q];
+		rk_progress(&prog, done_cost);
+	}
+	if (!st && nb) { st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells); n_rows += nb; }
+	rk_progress_end(&prog);
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+
+	/* rank 0 writes the head, every rank's rows in rank order, the tail */
+	pair_gather_t g = { &out, 1 };
+	if (w->rank == 0) {
+		rio_buf_t h = { 0 };
+		rio_pair_head(&h, &s->meta);
+		if ((st = rio_out_open(&out, s->c->output)) == RK_OK) {
+			out_open = 1;
+			st = rio_buf_write(&h, out.fp, rio_out_name(&out));
+		}
+		rio_buf_free(&h);
+		if (st) rk_err("%s", rk_error());
+	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	if ((st = rmpi_gather_each(w, rows.s, rows.l, pair_take, &g)) != RK_OK) goto done;
+	if (w->rank == 0) {
+		rio_buf_t t = { 0 };
+		rio_pair_tail(&t, &s->meta);
+		st = rio_buf_write(&t, out.fp, rio_out_name(&out));
+		rio_buf_free(&t);
+		if (!st) st = rio_out_commit(&out);
+		else rio_out_abort(&out);
+		out_open = 0;
+		if (st) rk_err("%s", rk_error());
+	}
+	double tot_cells = rmpi_sum(w, cells), tot_pairs = rmpi_sum(w, (double)n_rows);
+	if (w->rank == 0 && !st) {
+		double dt = rk_realtime() - t0;
+		char desc[320];
+		rmpi_backend_desc(&be, aln_simd_name(aln_simd_level(-1)), desc, sizeof desc);
+		rk_info("%s: %.0f pair%s, %.4g cells, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g cells/s",
+		        s->meta.mode == RIO_LEV ? "lev" : "lcs", tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, w->size,
+		        w->size > 1 ? "s" : "", nth, nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
+	}
+	st = rmpi_agree(w, st);
+done:
+	if (out_open) rio_out_abort(&out);
+	rio_buf_free(&rows);
+	free(bounds); free(cost); free(ai); free(bi);
+	rio_reads_free(&A); rio_reads_free(&B);
+	return st;
+}

@@ -1,0 +1,38 @@
+/* mpi layer: the distributed driver the pairwise modes share (lev_run.h, lcs_run.h).
+ * Pairing (docs/lev.md, "Pairing"): record r of A with record r of B; a file of one record
+ * against every record of the other; --all: every pair i < j of A in (i, j) order. Work is
+ * split by cells (len_a x len_b) into contiguous ranges, one per rank; each rank computes
+ * and formats its rows, rank 0 writes them in order, so the output is the same for any
+ * number of ranks and either backend. A pair far larger than the others runs alone with
+ * every thread of its rank. */
+#ifndef RMPI_PAIR_RUN_H
+#define RMPI_PAIR_RUN_H
+
+#include "mpi/rmpi.h"
+#include "io/pair_out.h"
+#include "algo/aln.h"
+
+/* What a mode gives the driver: how to compute n pairs on the CPU (n_threads for the
+ * batch, or for one long pair) or on the GPU (NULL when not built), into val[] and, when
+ * paths is not NULL, the canonical paths. */
+typedef struct {
+	rk_status_t (*cpu)(const void *algo, const aln_pair_t *p, int64_t n, int n_threads, int64_t *val, aln_path_t *paths);
+	rk_status_t (*gpu)(const void *algo, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
+	                   aln_path_t *paths, rgpu_stats_t *st);
+	const void *algo;         /* the mode's own options (lev_opt_t, lcs_opt_t) */
+	int want_path;            /* compute paths (--path, --seq) */
+} rmpi_pair_mode_t;
+
+typedef struct {
+	const rk_common_t *c;
+	const char *in_a, *in_b;  /* in_b NULL with all */
+	int all;
+	int64_t max_dist;         /* with all: keep rows with a value <= max_dist (-1: every row) */
+	rio_pair_meta_t meta;
+	rmpi_pair_mode_t mode;
+} rmpi_pairs_t;
+
+/* Collective; the status is agreed across ranks (every failure already logged). */
+rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s);
+
+#endif

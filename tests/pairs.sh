@@ -1,0 +1,82 @@
+#!/bin/bash
+# lev and lcs through the command line: 1 rank against 2-4 ranks (byte-identical output,
+# every pairing shape, --all, paths, JSON), the bad-input cases (exit 1, one line, no output
+# file), and real data against what an alignment proves: for two sequences of the MERS-CoV
+# core alignment or of the 16S alignment with the gaps removed, the edit distance is at most
+# the number of differing columns of the alignment, and the LCS at least the number of equal
+# base columns; identical sequences give 0 and their length.
+# Usage: pairs.sh RKTLCS MPIEXEC SHARED_DATA TMPDIR TESTDATA
+set -u
+cli=$1 mpiexec=$2 shared=$3 tmp=$4 data=$5
+rm -rf "$tmp"; mkdir -p "$tmp"
+cd "$tmp" || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail=0 pass=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+mpi() { timeout 300 "$mpiexec" --oversubscribe -np "$@"; }
+# inputs: 40 mixed reads (A), the same reads mutated (B), one long record
+awk '/^>/ { n++ } n <= 40' "$data/mixed.fa" > A.fa
+awk '/^>/ { print; next } { s = ""; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); if (i % 17 == 0) c = "A"; if (i % 29 != 0) s = s c } print s }' A.fa > B.fa
+head -2 A.fa > one.fa
+# np 1..4 give the same bytes
+for c in "lev|A.fa B.fa --path" "lev|one.fa B.fa -k 5 --path" "lev|--all A.fa --max-dist 40 --path" "lev|--all A.fa --format json" \
+         "lcs|A.fa B.fa --seq --path" "lcs|B.fa one.fa --path --format json"; do
+	IFS='|' read -r mode args <<< "$c"
+	"$cli" $mode $args -q -o ref.out || { bad "$mode $args: exit $?"; continue; }
+	same=1
+	for np in 2 3 4; do
+		mpi $np "$cli" $mode $args --threads 1 -q -o np$np.out || { same=0; break; }
+		cmp -s ref.out np$np.out || same=0
+	done
+	[ $same -eq 1 ] && ok "$mode $args: np 1-4 identical ($(grep -vc '^#' ref.out) lines)" || bad "$mode $args: np 2-4 differ from np 1"
+done
+# bad input: exit 1, one line, no output
+expect1() {
+	local lab=$1; shift
+	rm -f bad.out
+	"$@" -o bad.out 2> err; local rc=$?
+	[ $rc -eq 1 ] && [ "$(grep -c . err)" -eq 1 ] && [ ! -e bad.out ] && ok "$lab: exit 1: $(cat err)" || bad "$lab: exit $rc: $(cat err)"
+}
+head -6 A.fa > three.fa
+head -4 B.fa > two.fa
+expect1 "lev unequal record counts" "$cli" lev three.fa two.fa
+expect1 "lcs unequal record counts" "$cli" lcs three.fa two.fa
+: > empty.fa
+expect1 "lev empty file" "$cli" lev empty.fa B.fa
+expect1 "lcs empty file" "$cli" lcs A.fa empty.fa
+expect1 "lev -k negative" "$cli" lev A.fa B.fa -k -1
+expect1 "lev --max-dist without --all" "$cli" lev A.fa B.fa --max-dist 3
+expect1 "lev one file without --all" "$cli" lev A.fa
+expect1 "lev --all with two files" "$cli" lev --all A.fa B.fa
+expect1 "lcs one file" "$cli" lcs A.fa
+expect1 "lev bad symbol" "$cli" lev "$data/bad/stray_digit.fa" B.fa
+# real data: bounds from the alignments
+realcheck() {  # label aligned.fa
+	local lab=$1 aln=$2
+	# ungapped copies ('-' and '.' removed, upper case) and, per pair (1, i), the alignment's counts
+	awk '/^>/ { print; next } { gsub(/[-.]/, ""); print toupper($0) }' "$aln" > ungapped.fa
+	awk '/^>/ { if (s != "") seq[n++] = s; s = ""; next } { s = s toupper($0) } END { seq[n++] = s;
+		for (i = 1; i < n; i++) { d = 0; e = 0; L = length(seq[0]);
+			for (p = 1; p <= L; p++) { a = substr(seq[0], p, 1); b = substr(seq[i], p, 1);
+				ga = a == "-" || a == "."; gb = b == "-" || b == ".";
+				if (ga && gb) continue; if (a != b) d++; else if (!ga) e++ }
+			print d, e } }' "$aln" > bounds.txt
+	awk '/^>/ { n++ } n == 1' ungapped.fa > first.fa
+	awk '/^>/ { n++ } n > 1' ungapped.fa > rest.fa
+	"$cli" lev first.fa rest.fa -q -o lev.tsv && "$cli" lcs first.fa rest.fa -q -o lcs.tsv || { bad "$lab: runs failed"; return; }
+	paste <(grep -v '^#' lev.tsv | tail -n +2 | cut -f5) <(grep -v '^#' lcs.tsv | tail -n +2 | cut -f5) bounds.txt |
+		awk -v lab="$lab" '{ n++; if ($1 > $3 || $2 < $4) { bad++; if (bad < 3) print "  pair " n ": lev " $1 " > " $3 " or lcs " $2 " < " $4 } }
+			END { if (bad || n == 0) { print "FAIL " lab ": " bad " of " n " pairs break the bounds"; exit 1 }
+			      print "ok   " lab ": " n " pairs, lev <= differing columns, lcs >= equal columns" }' && pass=$((pass + 1)) || fail=$((fail + 1))
+}
+if [ -r "$shared/mers46_parsnp_core.fasta" ]; then
+	realcheck "MERS-CoV 47 x 29.7 kb" "$shared/mers46_parsnp_core.fasta"
+	# the reference is in the file twice: distance 0, LCS = its length
+	"$cli" lev --all "$shared/mers46_parsnp_core.fasta" --max-dist 0 -q -o zero.tsv
+	[ "$(grep -v '^#' zero.tsv | tail -n +2 | wc -l)" -ge 1 ] && ok "MERS-CoV: --max-dist 0 finds the duplicated genome" || bad "MERS-CoV: no pair at distance 0"
+	zcat "$shared/rRNA16S.gold.NAST_ALIGNED.fasta.gz" | awk '/^>/ { n++ } n <= 60' > 16s.fa
+	realcheck "16S (60 x ~1.5 kb, gaps removed)" 16s.fa
+else echo "SKIP real data: $shared not found"; fi
+echo "pairs: $pass passed, $fail failed"
+[ $fail -eq 0 ]
