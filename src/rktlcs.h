@@ -81,7 +81,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_SIMD=0|2|3        CPU level: scalar, AVX2, AVX-512BW (default: the best available)
  *   RKTLCS_SIMD_NOPOPCNT=1   hamming: no AVX-512 VPOPCNTDQ
  *   RKTLCS_GPU_CARVEOUT=P    Rkt-LCS GPU kernel: percent of L1 given to shared memory
- *   RKTLCS_FORCE_MPI=1       call MPI_Init even when not started by mpirun/srun */
+ *   RKTLCS_FORCE_MPI=1       call MPI_Init even when not started by mpirun/srun
+ *   RKTLCS_SPLIT_CELLS=N     lev/lcs: split a pair of >= N cells across the ranks (default 2^32)
+ *   RKTLCS_SPLIT_WORDS=a,b,.. lev/lcs split: 64-row words of each rank's slab (tests) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -90,6 +92,8 @@ typedef struct {
 	int rkt_shared_counters;  /* tests: count through atomics, no per-thread copies */
 	int64_t gpu_chunk_reads;  /* tests: at most this many owned reads per GPU i-chunk (0: no cap) */
 	int64_t gpu_chunk_sets;   /* tests: at most this many j-sets per GPU j-chunk (0: no cap) */
+	double split_cells;       /* lev/lcs under MPI: a pair of at least this many cells is split across the ranks */
+	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -68,6 +68,34 @@ int rmpi_any(const rmpi_t *w, int flag)
 	return out;
 }
 
+void rmpi_allgather(const rmpi_t *w, const void *mine, size_t n, void *all)
+{
+	if (!w->mpi) { memcpy(all, mine, n); return; }
+	if (MPI_Allgather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, w->comm) != MPI_SUCCESS) rmpi_die(w, "allgather");
+}
+
+void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x)
+{
+	if (w->mpi && MPI_Bcast(x, 1, MPI_INT64_T, root, w->comm) != MPI_SUCCESS) rmpi_die(w, "broadcast");
+}
+
+/* pieces of at most 1 GB: MPI counts are int */
+void rmpi_send(const rmpi_t *w, const void *buf, size_t n, int to, int tag)
+{
+	for (size_t o = 0; o < n; o += 1u << 30) {
+		int c = (int)(n - o < (1u << 30) ? n - o : (1u << 30));
+		if (MPI_Send((const char *)buf + o, c, MPI_BYTE, to, tag, w->comm) != MPI_SUCCESS) rmpi_die(w, "send");
+	}
+}
+
+void rmpi_recv(const rmpi_t *w, void *buf, size_t n, int from, int tag)
+{
+	for (size_t o = 0; o < n; o += 1u << 30) {
+		int c = (int)(n - o < (1u << 30) ? n - o : (1u << 30));
+		if (MPI_Recv((char *)buf + o, c, MPI_BYTE, from, tag, w->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) rmpi_die(w, "receive");
+	}
+}
+
 double rmpi_sum(const rmpi_t *w, double x)
 {
 	double out = x;

@@ -1,6 +1,7 @@
 /* lcs under MPI: the pairwise driver with longest common subsequences. */
 #include <string.h>
 #include "mpi/lcs_run.h"
+#include "algo/split.h"
 
 void lcs_run_opt_init(lcs_run_opt_t *o)
 {
@@ -33,6 +34,8 @@ rk_status_t rmpi_lcs_run(const rmpi_t *w, const lcs_run_opt_t *o)
 	s.meta = (rio_pair_meta_t){ RIO_LCS, o->in_a, o->in_b, -1, -1, o->algo.path, o->seq, o->c.format };
 	s.mode.cpu = lcs_cpu;
 	s.mode.algo = &algo;
+	s.mode.split_kind = SPLIT_LCS;
+	s.mode.k = -1;
 	s.mode.want_path = algo.path;
 	return rmpi_pairs_run(w, &s);
 }

@@ -1,6 +1,7 @@
 /* lev under MPI: the pairwise driver with Levenshtein distances. */
 #include <string.h>
 #include "mpi/lev_run.h"
+#include "algo/split.h"
 
 void lev_run_opt_init(lev_run_opt_t *o)
 {
@@ -38,6 +39,8 @@ rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
 	s.meta = (rio_pair_meta_t){ RIO_LEV, o->in_a, o->in_b, o->algo.k, o->max_dist, o->algo.path, 0, o->c.format };
 	s.mode.cpu = lev_cpu;
 	s.mode.algo = &algo;
+	s.mode.split_kind = SPLIT_LEV;
+	s.mode.k = algo.k;
 	s.mode.want_path = o->algo.path;
 	return rmpi_pairs_run(w, &s);
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mpi/pair_run.h"
+#include "mpi/split_run.h"
 
 #define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells */
@@ -139,41 +140,14 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 			cost[q] = (double)rio_len(&A, a) * (double)rio_len(Bp, b) + PAIR_OVERHEAD;
 		}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	pair_split(cost, n_items, w->size, bounds);
 	const int nth = be.g.n_threads = rmpi_threads(w, s->c);
 	ai = malloc(sizeof *ai * PAIR_BLOCK_PAIRS);
 	bi = malloc(sizeof *bi * PAIR_BLOCK_PAIRS);
 	if (!ai || !bi) { rk_err("out of memory"); st = RK_ERES; }
 
-	/* my items in blocks of pairs */
-	rk_progress_t prog;
-	double my_cost = 0, done_cost = 0;
-	for (int64_t q = bounds[w->rank]; q < bounds[w->rank + 1]; q++) my_cost += cost[q];
-	rk_progress_start(&prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", my_cost);
-	int64_t nb = 0;
-	double bcells = 0;
-	for (int64_t q = bounds[w->rank]; q < bounds[w->rank + 1] && !st; q++) {
-		int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
-		for (int64_t j = j0; j < j1 && !st; j++) {
-			int64_t a = q, b = j;
-			if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
-			ai[nb] = a; bi[nb] = b; nb++;
-			bcells += (double)rio_len(&A, a) * (double)rio_len(Bp, b);
-			if (nb == PAIR_BLOCK_PAIRS || bcells >= PAIR_BLOCK_CELLS) {
-				st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells);
-				n_rows += nb; nb = 0; bcells = 0;
-			}
-		}
-		done_cost += cost[q];
-		rk_progress(&prog, done_cost);
-	}
-	if (!st && nb) { st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells); n_rows += nb; }
-	rk_progress_end(&prog);
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-
-	/* rank 0 writes the head, every rank's rows in rank order, the tail */
+	/* rank 0 opens the output and writes the head; the rows follow segment by segment */
 	pair_gather_t g = { &out, 1 };
-	if (w->rank == 0) {
+	if (!st && w->rank == 0) {
 		rio_buf_t h = { 0 };
 		rio_pair_head(&h, &s->meta);
 		if ((st = rio_out_open(&out, s->c->output)) == RK_OK) {
@@ -184,7 +158,66 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		if (st) rk_err("%s", rk_error());
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	if ((st = rmpi_gather_each(w, rows.s, rows.l, pair_take, &g)) != RK_OK) goto done;
+
+	rk_progress_t prog;
+	double all_cost = 0, done_cost = 0;
+	for (int64_t q = 0; q < n_items; q++) all_cost += cost[q];
+	rk_progress_start(&prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
+	for (int64_t q0 = 0; q0 < n_items && !st;) {
+		int64_t a, b;
+		if (!s->all) pair_ix(A.n, Bp->n, q0, &a, &b);
+		if (!s->all && w->size > 1 && cost[q0] >= rk_tune.split_cells) {
+			/* one huge pair: every rank takes a slab of its rows */
+			int64_t v = -1;
+			aln_path_t path = { 0 };
+			st = rmpi_split_pair(w, s->mode.split_kind, s->mode.k, rio_seq(&A, a), rio_len(&A, a), rio_seq(Bp, b), rio_len(Bp, b),
+			                     s->mode.want_path, nth, &v, &path);
+			if (!st && w->rank == 0) {
+				rows.l = 0;
+				rio_pair_row(&rows, &s->meta, rio_name(&A, a), rio_len(&A, a), rio_name(Bp, b), rio_len(Bp, b), rio_seq(&A, a), v,
+				             s->mode.want_path ? &path : 0);
+				st = pair_take(&g, 0, rows.s, rows.l);
+				if (st) rk_err("%s", rk_error());
+			}
+			aln_path_free(&path);
+			cells += w->rank == 0 ? (double)rio_len(&A, a) * (double)rio_len(Bp, b) : 0;
+			n_rows += w->rank == 0;
+			done_cost += cost[q0++];
+			rk_progress(&prog, done_cost);
+			st = rmpi_agree(w, st);
+			continue;
+		}
+		/* a run of ordinary items, split by cost across the ranks */
+		int64_t q1 = q0 + 1;
+		while (q1 < n_items && (s->all || w->size == 1 || cost[q1] < rk_tune.split_cells)) q1++;
+		pair_split(cost + q0, q1 - q0, w->size, bounds);
+		int64_t nb = 0;
+		double bcells = 0, mine = 0;
+		rows.l = 0;
+		for (int64_t q = q0 + bounds[w->rank]; q < q0 + bounds[w->rank + 1] && !st; q++) {
+			int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
+			for (int64_t j = j0; j < j1 && !st; j++) {
+				a = q, b = j;
+				if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
+				ai[nb] = a; bi[nb] = b; nb++;
+				bcells += (double)rio_len(&A, a) * (double)rio_len(Bp, b);
+				if (nb == PAIR_BLOCK_PAIRS || bcells >= PAIR_BLOCK_CELLS) {
+					st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells);
+					n_rows += nb; nb = 0; bcells = 0;
+				}
+			}
+			mine += cost[q];
+			if (w->rank == 0) rk_progress(&prog, done_cost + mine * w->size);  /* rank 0's share as the pace */
+		}
+		if (!st && nb) { st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells); n_rows += nb; }
+		if ((st = rmpi_agree(w, st)) != RK_OK) break;
+		st = rmpi_gather_each(w, rows.s, rows.l, pair_take, &g);
+		for (int64_t q = q0; q < q1; q++) done_cost += cost[q];
+		rk_progress(&prog, done_cost);
+		q0 = q1;
+	}
+	rk_progress_end(&prog);
+	if (st) goto done;
 	if (w->rank == 0) {
 		rio_buf_t t = { 0 };
 		rio_pair_tail(&t, &s->meta);

@@ -4,7 +4,8 @@
  * split by cells (len_a x len_b) into contiguous ranges, one per rank; each rank computes
  * and formats its rows, rank 0 writes them in order, so the output is the same for any
  * number of ranks and either backend. A pair far larger than the others runs alone with
- * every thread of its rank. */
+ * every thread of its rank; under several ranks, a pair of at least rk_tune.split_cells
+ * cells (record by record or one against many) is split across all ranks (split_run.h). */
 #ifndef RMPI_PAIR_RUN_H
 #define RMPI_PAIR_RUN_H
 
@@ -21,6 +22,8 @@ typedef struct {
 	                   aln_path_t *paths, rgpu_stats_t *st);
 	const void *algo;         /* the mode's own options (lev_opt_t, lcs_opt_t) */
 	int want_path;            /* compute paths (--path, --seq) */
+	int split_kind;           /* SPLIT_LEV or SPLIT_LCS: how one huge pair is split across ranks */
+	int64_t k;                /* lev -k (-1: none), for the split */
 } rmpi_pair_mode_t;
 
 typedef struct {

@@ -28,6 +28,14 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
  * shape shared data (the partition, the gather), even where their backends differ. */
 int rmpi_any(const rmpi_t *w, int flag);
 
+/* Collective: every rank's n bytes into all (size x n bytes, rank order), on every rank. */
+void rmpi_allgather(const rmpi_t *w, const void *mine, size_t n, void *all);
+/* Collective: root's *x to every rank. */
+void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x);
+/* Point to point, for pipelines between neighbours (tags keep streams apart). */
+void rmpi_send(const rmpi_t *w, const void *buf, size_t n, int to, int tag);
+void rmpi_recv(const rmpi_t *w, void *buf, size_t n, int from, int tag);
+
 /* Collective: the sum of x over the ranks, on every rank. */
 double rmpi_sum(const rmpi_t *w, double x);
 

@@ -1,0 +1,38 @@
+/* algo layer: one lev or lcs pair cut into slabs of rows (docs/lev.md, "One pair on many
+ * ranks"), the pieces the distributed driver needs, free of MPI:
+ *  - a slab pass: the word rows of a prep (one rank's rows of A) advanced over a column
+ *    range of B on several threads, edges in and out as lev_slab / lcs_slab;
+ *  - edge arithmetic: an edge holds cost deltas (lev: the distance; lcs: the indel cost
+ *    la + lb - 2 lcs), one or two bit planes per column;
+ *  - the split point: on a slab's top row s, the smallest column j with F(s, j) + R(s, j) =
+ *    the optimal cost is the first cell of the canonical (leftmost) path on that row. So
+ *    with those points known, every slab's piece of the path is the canonical path of its own
+ *    rectangle, computed apart, and the pieces concatenate to the one-rank path exactly.
+ * Edges below hold all lb columns: bit q of word q >> 6 is column q + 1. */
+#ifndef ALN_SPLIT_H
+#define ALN_SPLIT_H
+
+#include <stdint.h>
+#include "algo/aln.h"
+
+enum { SPLIT_LEV = 0, SPLIT_LCS = 1 };
+
+/* bit planes of an edge: lev 2 (+1, -1), lcs 1 */
+int split_planes(int kind);
+/* The global top edge (row 0: cost +1 per column) into h over lb columns, and the global
+ * left edge (column 0: +1 per row) into v for nw word rows. */
+void split_top(int kind, uint64_t *const *h, int64_t lb);
+void split_left(int kind, uint64_t *const *v, int64_t nw);
+/* Advance every word row of p over columns [c0, c1) (c0 a multiple of 64): h the top edge
+ * in, the bottom edge out; v the left edge of each word row in, the right edge out. */
+void split_pass(int kind, const aln_prep_t *p, int simd, int n_threads, int64_t c0, int64_t c1, uint64_t *const *h,
+                uint64_t *const *v);
+/* Sum of the cost deltas of edge columns q0 + 1 .. q1. */
+int64_t split_sum(int kind, uint64_t *const *h, int64_t q0, int64_t q1);
+/* The first cell of the canonical path on row s: F the forward edge at row s (cost at
+ * (s, 0): s), R the edge of the reverse pass (A and B reversed) at its row la - s, whose
+ * column q is B's column lb - q (cost at (s, lb): la - s), total the optimal cost. Returns
+ * the smallest j in [0, lb] with F(s, j) + R(s, j) == total, -1 if none (inconsistent input). */
+int64_t split_cross(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t total);
+
+#endif

@@ -1,0 +1,51 @@
+#!/bin/bash
+# One pair split across ranks (issue 13): lev and lcs on random and related pairs of 1 kb to
+# 1 Mb, split across 2-4 ranks in slabs of rows (RKTLCS_SPLIT_CELLS low so that every pair is
+# split), with the default slabs (by measured speed) and forced unequal ones (a rank with a
+# single word of rows, ranks with none): the distance, the CIGAR, the LCS, the subsequence
+# and the path must be byte-identical to the one-rank run.
+# Usage: split.sh RKTLCS MPIEXEC TMPDIR [BIG=1000000]
+set -u
+cli=$1 mpiexec=$2 tmp=$3 big=${4:-1000000}
+rm -rf "$tmp"; mkdir -p "$tmp"
+cd "$tmp" || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 RKTLCS_SPLIT_CELLS=1000
+fail=0 pass=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# pairs: n bp random, a related copy (1% point edits, a few long indels), an unrelated one
+gen() {  # n seed -> a.fa b.fa
+	awk -v n=$1 -v seed=$2 'function r(m) { return int(rand() * m) }
+	BEGIN { srand(seed); s = ""; for (i = 0; i < n; i++) s = s substr("ACGT", r(4) + 1, 1)
+		t = ""; for (i = 1; i <= n; i++) { x = r(1000); c = substr(s, i, 1)
+			if (x < 4) t = t substr("ACGT", r(4) + 1, 1); else if (x < 7) t = t c substr("ACGTN", r(5) + 1, 1); else if (x < 10) continue; else t = t c
+			if (x == 999 && r(20) == 0) i += r(300) }
+		u = ""; for (i = 0; i < n / 2 + 7; i++) u = u substr("ACGT", r(4) + 1, 1)
+		print ">a1\n" s "\n>a2\n" s > "a.fa"; print ">b1\n" t "\n>b2\n" u > "b.fa" }'
+}
+run() {  # label, np, words, args...
+	local lab=$1 np=$2 words=$3; shift 3
+	RKTLCS_SPLIT_WORDS=$words timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_WORDS \
+		"$cli" "$@" -q --threads 1 -o np.tsv 2> err
+	local rc=$?
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=$np slabs=${words:-by speed}" \
+		|| bad "$lab np=$np slabs=${words:-by speed}: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
+}
+for n in 1000 10000 100000; do
+	gen $n $n
+	for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k $((n / 50))" "lcs a.fa b.fa --seq --path"; do
+		"$cli" $args -q --threads 1 -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
+		run "$n bp: $args" 2 "" $args
+		run "$n bp: $args" 3 "1,0,$((n / 64))" $args
+		run "$n bp: $args" 4 "0,$((n / 200 + 1)),1,2" $args
+	done
+done
+# 1 Mb: lcs with the subsequence and the path, and the lev distance, on 2 and 3 ranks
+gen $big 5
+for args in "lcs a.fa b.fa --seq --path" "lev a.fa b.fa -k 20000"; do
+	"$cli" $args -q --threads 2 -o ref.tsv || { bad "$big bp $args: one-rank run failed"; continue; }
+	run "$big bp: $args" 2 "" $args
+	run "$big bp: $args" 3 "1,$(( big / 128 )),7" $args
+done
+echo "split: $pass passed, $fail failed"
+[ $fail -eq 0 ]
