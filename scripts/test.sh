@@ -7,6 +7,12 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh build
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 (cd build && ctest --output-on-failure -j2)
+# cmake --install gives a working rktlcs and job scripts that name it
+inst=$(mktemp -d)
+cmake --install build --prefix "$inst" > /dev/null
+"$inst/bin/rktlcs" --version | head -1
+grep -q "$inst/bin/rktlcs" "$inst/share/rktlcs/jobs/rktlcs-slurm.sh"
+rm -rf "$inst"
 scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
 # leaks are checked in the unit tests; the CLI runs load Open MPI, whose plugins leave
 # allocations behind at exit from unloaded modules that no suppression can name

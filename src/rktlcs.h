@@ -72,6 +72,7 @@ typedef struct {
 	int threads;            /* --threads, per rank; 0: cores / ranks on the node */
 	rk_backend_t backend;   /* --backend; auto: the GPU when usable, else (or on failure) the CPU */
 	uint64_t device_memory; /* --device-memory, bytes per rank; 0: what the device has free */
+	const char *stats;      /* --stats FILE: stage times as JSON (docs/DEVELOPING.md), or NULL */
 } rk_common_t;
 
 void rk_common_init(rk_common_t *c);

@@ -16,6 +16,7 @@ while IFS=$'\t' read -r in args want; do
 	if cmp -s "$tmp/got" "$data/$want"; then ok "sample $in $args"; else bad "sample $in $args: $(cat "$tmp/err")"; diff "$tmp/got" "$data/$want" | head -5; fi
 done < "$data/cases.tst"
 # real alignments against the naive implementation (16S: the first 600 sequences)
+if [ -r "$shared/mers46_parsnp_core.fasta" ]; then
 zcat "$shared/rRNA16S.gold.NAST_ALIGNED.fasta.gz" | awk '/^>/{n++} n<=600' > "$tmp/16s600.fa"
 for c in "mers46_parsnp_core.fasta|" "mers46_parsnp_core.fasta|-a" "mers46_parsnp_core.fasta|--max-dist 53" \
          "mothur_HA_H1N1pdm.fasta.gz|" "mothur_HA_H1N1pdm.fasta.gz|-a -k" "mothur_HA_H1N1pdm.fasta.gz|-m -x 5" \
@@ -34,6 +35,11 @@ r="$(head -1 "$tmp/d")..$(tail -1 "$tmp/d") median $(awk '{a[NR]=$1} END {print 
 zcat "$shared/mothur_HA_H1N1pdm.fasta.gz" | "$cli" hamming -q - > "$tmp/stdin"
 "$cli" hamming -q "$shared/mothur_HA_H1N1pdm.fasta.gz" > "$tmp/file"
 cmp -s "$tmp/stdin" "$tmp/file" && ok "stdin = file" || bad "stdin differs"
+else
+	echo "SKIP the real alignments: $shared not found (a checkout without ../shared/data; CI has it)"
+	# a synthetic alignment for the rank checks below
+	awk 'BEGIN { srand(9); for (i = 0; i < 300; i++) { s = ""; for (p = 0; p < 400; p++) s = s substr("ACGTN-", int(rand() * (p % 7 ? 4 : 6)) + 1, 1); print ">s" i; print s } }' > "$tmp/16s600.fa"
+fi
 # JSON parses and holds the same distances
 "$cli" hamming -q --format json "$data/good.aln" > "$tmp/j"
 "$cli" hamming -q --format json --max-dist 3 "$data/good.aln" > "$tmp/jp"

@@ -7,7 +7,9 @@ mkdir -p "$tmp"; rm -f "$tmp"/*
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fail=0 pass=0
 mpi() { timeout 300 "$mpiexec" --oversubscribe -np "$@"; }
-for set in "$shared/paper-reads/1k.fasta:3:20:10" "$data/mixed.fa:2:3:8" "$data/mixed.fa:40:2:1"; do
+reads1k=$shared/paper-reads/1k.fasta
+[ -r "$reads1k" ] || { reads1k=$data/../../data/sample/paper_1k_head.fa; echo "(../shared/data not found: the paper's first 100 reads from data/sample instead of 1k)"; }
+for set in "$reads1k:3:20:10" "$data/mixed.fa:2:3:8" "$data/mixed.fa:40:2:1"; do
 	IFS=: read -r f k t tau <<< "$set"
 	for np in 1 2 3 4; do
 		mpi $np "$cli" "$f" -k $k -t $t -tau $tau --candidates "$tmp/c$np.tsv" -o "$tmp/o$np.tsv" --occurrences --threads 1 -q

@@ -91,6 +91,8 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 		else if (!strcmp(v, "gpu")) c->backend = RK_BACKEND_GPU;
 		else if (!strcmp(v, "auto")) c->backend = RK_BACKEND_AUTO;
 		else { rk_set_error("--backend: '%s' is not cpu, gpu or auto", v); *st = RK_EINPUT; }
+	} else if (rcli_is(a, "--stats", 0)) {
+		if (!(c->stats = rcli_value(a))) *st = RK_EINPUT;
 	} else if (rcli_is(a, "--device-memory", 0)) {
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!(c->device_memory = rk_parse_size(v))) { rk_set_error("--device-memory: bad size '%s'", v); *st = RK_EINPUT; }
@@ -110,6 +112,8 @@ void rcli_common_usage(FILE *fp, int with_backend)
 "      --backend B         cpu, gpu or auto [auto: gpu when usable]\n"
 "      --device-memory SZ  cap on device memory per rank (e.g. 8G)\n");
 	fprintf(fp,
+"      --stats FILE        stage times (read, distribute, compute, gather, write) and each\n"
+"                          rank's compute time as JSON\n"
 "  -q, --quiet             errors only on stderr (no progress, summary or warnings)\n"
 "  -v, --verbose           debug messages too\n"
 "  -h, --help              this help;  --version  print the version\n");

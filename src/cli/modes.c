@@ -118,7 +118,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		return 1;
 	}
 	rmpi_t w;
-	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rk_err("%s", rk_error()); return 2; }
+	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rk_err("%s", rk_error()); return rk_exit_code(st); }
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	st = ops->run(&w, o);

@@ -16,12 +16,25 @@ static int rmpi_launched(void)
 	return 0;
 }
 
+/* srun without an MPI plugin (or with one MPI does not speak) starts N copies that each
+ * see one rank: each would run the whole job and write the same output. */
+static rk_status_t rmpi_check_srun(rmpi_t *w)
+{
+	const char *v = getenv("SLURM_STEP_NUM_TASKS");
+	if (!v || atoi(v) <= 1 || w->size > 1) return RK_OK;
+	rk_set_error("srun started %s tasks but MPI sees only 1: each would run the whole job alone. "
+	             "Use srun --mpi=pmix (see srun --mpi=list), or mpirun inside the allocation", v);
+	if (w->mpi) MPI_Finalize();
+	w->mpi = 0;
+	return RK_EINPUT;
+}
+
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 {
 	int provided;
 	memset(w, 0, sizeof *w);
 	w->size = w->local_size = 1;
-	if (!rmpi_launched()) return RK_OK;
+	if (!rmpi_launched()) return rmpi_check_srun(w);
 	w->mpi = 1;
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		rk_set_error("MPI initialisation failed");
@@ -37,7 +50,7 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	MPI_Comm_rank(local, &w->local_rank);
 	MPI_Comm_size(local, &w->local_size);
 	MPI_Comm_free(&local);
-	return RK_OK;
+	return rmpi_check_srun(w);
 }
 
 void rmpi_finalize(rmpi_t *w)
@@ -168,11 +181,12 @@ rk_status_t rmpi_check_outputs(const rmpi_t *w, const char *const *outs, int n_o
 	return rmpi_agree(w, st);
 }
 
-rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r)
+rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, rmpi_clock_t *k)
 {
 	rk_status_t st = RK_OK;
 	memset(r, 0, sizeof *r);
 	if (w->rank == 0 && (st = rio_read_all_case(path, r, keep_case)) != RK_OK) rk_err("%s", rk_error());
+	if (k) rmpi_clock_lap(k, RMPI_READ);
 	if ((st = rmpi_agree(w, st)) != RK_OK || !w->mpi) return st;
 	uint64_t hdr[4] = { (uint64_t)r->n, (uint64_t)r->n_bases, 0, 0 };
 	if (w->rank == 0) { hdr[2] = r->off[r->n]; hdr[3] = r->name_off[r->n]; }
@@ -192,6 +206,7 @@ rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, ri
 	if (rmpi_bcast_bytes(r->off, 8 * (hdr[0] + 1), w->comm) || rmpi_bcast_bytes(r->name_off, 8 * (hdr[0] + 1), w->comm) ||
 	    rmpi_bcast_bytes(r->seq, hdr[2], w->comm) || rmpi_bcast_bytes(r->names, hdr[3], w->comm))
 		rmpi_die(w, "broadcast of the reads");
+	if (k) rmpi_clock_lap(k, RMPI_DIST);
 	return RK_OK;
 }
 

@@ -87,10 +87,13 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	memset(&hs, 0, sizeof hs);
 	memset(&out, 0, sizeof out);
 
+	const char *outs[2] = { o->c.output, o->c.stats };
+	rmpi_clock_t clk;
+	rmpi_clock_start(&clk);
 	memset(&reads, 0, sizeof reads);
-	if ((st = rmpi_check_outputs(w, &o->c.output, 1, &o->input, 1)) != RK_OK) return st;
+	if ((st = rmpi_check_outputs(w, outs, 2, &o->input, 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, &o->c, 1, 0, &be)) != RK_OK) return st;
-	if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads)) != RK_OK) goto done;
+	if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads, &clk)) != RK_OK) goto done;
 	if (w->rank == 0 && (st = ham_check(o->input, &reads)) != RK_OK) rk_err("%s", rk_error());
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	ho.n_threads = be.g.n_threads = rmpi_threads(w, &o->c);
@@ -111,13 +114,16 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 			st = RK_OK;
 #endif
 		if (!be.use_gpu && (st = ham_pairs(&hs, &ho, lo, hi, maxd, &pairs, &n_pairs)) != RK_OK) rk_err("%s", rk_error());
+		rmpi_clock_lap(&clk, RMPI_COMPUTE);
 		/* rank 0 writes each rank's pairs as they arrive: the output opens now */
 		if (!st && w->rank == 0) {
 			if ((st = rio_out_open(&out, o->c.output)) != RK_OK) rk_err("%s", rk_error());
 			out_open = !st;
 		}
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+		/* rank 0 writes each rank's pairs as they come: gathering and writing are one stage */
 		if ((st = rmpi_gather_each(w, pairs, sizeof *pairs * (uint64_t)n_pairs, ham_take_pairs, &g)) != RK_OK) goto done;
+		rmpi_clock_lap(&clk, RMPI_GATHER);
 	} else {
 		/* matrix: rank 0 holds N x N; each rank computes its band of the upper triangle */
 		if (w->rank == 0) {
@@ -140,10 +146,12 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 			st = RK_OK;
 #endif
 		if (!be.use_gpu && hi > lo) ham_block(&hs, &ho, lo, hi, lo, n, 1, dst, ld);
+		rmpi_clock_lap(&clk, RMPI_COMPUTE);
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		g.M = M;
 		if ((st = rmpi_gather_each(w, band, band ? sizeof(uint32_t) * (uint64_t)(hi - lo) * (uint64_t)(n - lo) : 0, ham_take_band, &g)) != RK_OK)
 			goto done;
+		rmpi_clock_lap(&clk, RMPI_GATHER);
 		if (w->rank == 0) {
 #pragma omp parallel for num_threads(ho.n_threads) schedule(dynamic, 64)
 			for (int64_t i = 0; i < n; i++)
@@ -160,6 +168,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 		else if ((st = rio_out_commit(&out)) != RK_OK) rk_err("%s", rk_error());
 		out_open = 0;
 	}
+	rmpi_clock_lap(&clk, RMPI_WRITE);
 	if (w->rank == 0 && !st) {
 		double dt = rk_realtime() - t0, np = (double)n * (n - 1) / 2;
 		char extra[64] = "", desc[320];
@@ -169,7 +178,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 		        (long long)n, (long long)hs.len, (long long)hs.n_cols, w->size, w->size > 1 ? "s" : "", ho.n_threads,
 		        ho.n_threads > 1 ? "s" : "", desc, dt, np / (dt > 0 ? dt : 1e-9), extra);
 	}
-	st = rmpi_agree(w, st);
+	if ((st = rmpi_agree(w, st)) == RK_OK) st = rmpi_clock_report(w, &o->c, &clk, "hamming", 0);
 done:
 	if (out_open) rio_out_abort(&out);
 	free(M); free(band); free(pairs); free(bounds);

@@ -106,13 +106,15 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	int out_open = 0;
 	memset(&A, 0, sizeof A); memset(&B, 0, sizeof B);
 
-	const char *outs[1] = { s->c->output }, *ins[2] = { s->in_a, s->in_b };
-	if ((st = rmpi_check_outputs(w, outs, 1, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
+	const char *outs[2] = { s->c->output, s->c->stats }, *ins[2] = { s->in_a, s->in_b };
+	rmpi_clock_t clk;
+	rmpi_clock_start(&clk);
+	if ((st = rmpi_check_outputs(w, outs, 2, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &be)) != RK_OK) return st;
-	if ((st = rmpi_read_reads(w, s->in_a, 0, &A)) != RK_OK) goto done;
+	if ((st = rmpi_read_reads(w, s->in_a, 0, &A, &clk)) != RK_OK) goto done;
 	const rio_reads_t *Bp = &A;
 	if (s->in_b) {
-		if ((st = rmpi_read_reads(w, s->in_b, 0, &B)) != RK_OK) goto done;
+		if ((st = rmpi_read_reads(w, s->in_b, 0, &B, &clk)) != RK_OK) goto done;
 		Bp = &B;
 		if (w->rank == 0 && A.n != B.n && A.n != 1 && B.n != 1) {
 			rk_err("%s has %lld records and %s has %lld: pairs need equal counts, or one record against many", s->in_a,
@@ -170,8 +172,10 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 			/* one huge pair: every rank takes a slab of its rows */
 			int64_t v = -1;
 			aln_path_t path = { 0 };
+			rmpi_clock_lap(&clk, -1);
 			st = rmpi_split_pair(w, s->mode.split_kind, s->mode.k, rio_seq(&A, a), rio_len(&A, a), rio_seq(Bp, b), rio_len(Bp, b),
 			                     s->mode.want_path, nth, &v, &path);
+			rmpi_clock_lap(&clk, RMPI_COMPUTE);
 			if (!st && w->rank == 0) {
 				rows.l = 0;
 				rio_pair_row(&rows, &s->meta, rio_name(&A, a), rio_len(&A, a), rio_name(Bp, b), rio_len(Bp, b), rio_seq(&A, a), v,
@@ -179,6 +183,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 				st = pair_take(&g, 0, rows.s, rows.l);
 				if (st) rk_err("%s", rk_error());
 			}
+			rmpi_clock_lap(&clk, RMPI_WRITE);
 			aln_path_free(&path);
 			cells += w->rank == 0 ? (double)rio_len(&A, a) * (double)rio_len(Bp, b) : 0;
 			n_rows += w->rank == 0;
@@ -210,8 +215,10 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 			if (w->rank == 0) rk_progress(&prog, done_cost + mine * w->size);  /* rank 0's share as the pace */
 		}
 		if (!st && nb) { st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells); n_rows += nb; }
+		rmpi_clock_lap(&clk, RMPI_COMPUTE);
 		if ((st = rmpi_agree(w, st)) != RK_OK) break;
-		st = rmpi_gather_each(w, rows.s, rows.l, pair_take, &g);
+		st = rmpi_gather_each(w, rows.s, rows.l, pair_take, &g);  /* rank 0 writes as the rows come */
+		rmpi_clock_lap(&clk, RMPI_GATHER);
 		for (int64_t q = q0; q < q1; q++) done_cost += cost[q];
 		rk_progress(&prog, done_cost);
 		q0 = q1;
@@ -228,6 +235,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		out_open = 0;
 		if (st) rk_err("%s", rk_error());
 	}
+	rmpi_clock_lap(&clk, RMPI_WRITE);
 	double tot_cells = rmpi_sum(w, cells), tot_pairs = rmpi_sum(w, (double)n_rows);
 	if (w->rank == 0 && !st) {
 		double dt = rk_realtime() - t0;
@@ -237,7 +245,11 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		        s->meta.mode == RIO_LEV ? "lev" : "lcs", tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, w->size,
 		        w->size > 1 ? "s" : "", nth, nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
 	}
-	st = rmpi_agree(w, st);
+	if ((st = rmpi_agree(w, st)) == RK_OK) {
+		char extra[96];
+		snprintf(extra, sizeof extra, "\"pairs\":%.0f,\"cells\":%.6g", tot_pairs, tot_cells);
+		st = rmpi_clock_report(w, s->c, &clk, s->meta.mode == RIO_LEV ? "lev" : "lcs", extra);
+	}
 done:
 	if (out_open) rio_out_abort(&out);
 	rio_buf_free(&rows);

@@ -78,10 +78,12 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	rk_status_t st;
 	memset(&set, 0, sizeof set);
 
-	const char *outs[2] = { o->c.output, o->candidates };
+	const char *outs[3] = { o->c.output, o->candidates, o->c.stats };
+	rmpi_clock_t clk;
+	rmpi_clock_start(&clk);
 	memset(&reads, 0, sizeof reads);
-	if ((st = rmpi_check_outputs(w, outs, 2, &o->input, 1)) != RK_OK) return st;
-	if ((st = rmpi_read_reads(w, o->input, 0, &reads)) != RK_OK) goto done;
+	if ((st = rmpi_check_outputs(w, outs, 3, &o->input, 1)) != RK_OK) return st;
+	if ((st = rmpi_read_reads(w, o->input, 0, &reads, &clk)) != RK_OK) goto done;
 	if (w->rank == 0 && reads.n < 2) {
 		rk_err("%s: %lld record(s); Rkt-LCS needs at least 2 reads", o->input, (long long)reads.n);
 		st = RK_EINPUT;
@@ -117,12 +119,15 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 #endif
 		if (!be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	}
+	rmpi_clock_lap(&clk, RMPI_COMPUTE);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	rkt_gather_t g = { bounds, all };
 	if ((st = rmpi_gather_each(w, mine, sizeof(rkt_cand_t) * (uint64_t)(hi - lo), rkt_take, &g)) != RK_OK) goto done;
+	rmpi_clock_lap(&clk, RMPI_GATHER);
 
 	if (w->rank == 0) {
 		st = rkt_write(o, &reads, &set, &ro, all);
+		rmpi_clock_lap(&clk, RMPI_WRITE);
 		if (!st) {
 			double dt = rk_realtime() - t0, pairs = (double)set.n * (set.n - 1) / 2;
 			char desc[320];
@@ -132,7 +137,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 			        ro.n_threads > 1 ? "s" : "", desc, dt, pairs / (dt > 0 ? dt : 1e-9), rk_peak_rss_kb() / 1024.0);
 		}
 	}
-	st = rmpi_agree(w, st);
+	if ((st = rmpi_agree(w, st)) == RK_OK) st = rmpi_clock_report(w, &o->c, &clk, "rkt", 0);
 done:
 	free(bounds); free(mine); free(all);
 	rkt_set_free(&set);

@@ -42,10 +42,11 @@ double rmpi_sum(const rmpi_t *w, double x);
 /* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
 
+struct rmpi_clock_s;
 /* Collective: rank 0 reads `path` (keeping the case of letters with keep_case), every
- * rank gets the reads. A read error is logged by rank 0 and agreed. The caller frees r
+ * rank gets the reads (k: laps for the read and the distribution, or NULL). A read error is logged by rank 0 and agreed. The caller frees r
  * with rio_reads_free on every rank. */
-rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r);
+rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, struct rmpi_clock_s *k);
 
 /* Collective: rank 0 checks, before any work, that every output can be written and none
  * is an input (rio_out_check); a problem is logged and agreed. */
@@ -63,6 +64,18 @@ void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64
 
 /* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost. */
 void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds);
+
+/* ---- stage timers: laps add to a stage; the report is one info line on rank 0 (the stages
+ * and the spread of the ranks' compute times) and, with --stats FILE, a JSON file ---- */
+enum { RMPI_READ, RMPI_DIST, RMPI_COMPUTE, RMPI_GATHER, RMPI_WRITE, RMPI_STAGES };
+typedef struct rmpi_clock_s {
+	double t0, mark, s[RMPI_STAGES];
+} rmpi_clock_t;
+void rmpi_clock_start(rmpi_clock_t *k);
+/* the time since the last lap (or the start) is added to stage (-1: to none) */
+void rmpi_clock_lap(rmpi_clock_t *k, int stage);
+/* Collective. extra: more JSON members for the file ("\"pairs\":12"), or NULL. */
+rk_status_t rmpi_clock_report(const rmpi_t *w, const rk_common_t *c, const rmpi_clock_t *k, const char *mode, const char *extra);
 
 /* ---- the backend policy, the same for every mode (docs/DEVELOPING.md) ----
  * cpu: never a GPU. gpu: a rank without a usable device is exit 2 (agreed). auto: the GPU

@@ -1,0 +1,78 @@
+#!/bin/bash
+# Strong and weak scaling of any mode over MPI ranks (CPU) or GPUs (one rank per GPU).
+# Runs the mode at each size with --stats, checks that every output equals the first run's
+# (strong scaling: the output must not depend on the rank count), and writes
+#   OUTDIR/scale.csv   mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency
+#   OUTDIR/scale.png, scale.svg   time and efficiency against ranks, with the ideal lines
+# Works from any directory. Variables:
+#   RKTLCS   the binary [rktlcs on PATH]          MODE    rkt, hamming, lev, lcs [rkt]
+#   INPUT    input file(s) (strong scaling)       ARGS    the mode's options
+#   RANKS    rank counts ["1 2"]                  GPUS    1: one rank per GPU, --backend gpu [0: CPU]
+#   THREADS  threads per rank [1]                 KIND    strong or weak [strong]
+#   WEAK_GEN weak scaling: a command printing the input for N items, with {n} for N
+#            (e.g. "rkt_genreads {n} 51 3"); WEAK_UNIT items per rank [10000]
+#   LABEL    a name for the input in the CSV      OUTDIR  [scale-out]
+#   MPIRUN   [mpirun --oversubscribe --bind-to none]
+set -uo pipefail
+RKTLCS=${RKTLCS:-$(command -v rktlcs || true)}
+[ -x "$RKTLCS" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
+MODE=${MODE:-rkt} RANKS=${RANKS:-1 2} GPUS=${GPUS:-0} THREADS=${THREADS:-1} KIND=${KIND:-strong}
+OUTDIR=${OUTDIR:-scale-out} MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
+mkdir -p "$OUTDIR"
+csv=$OUTDIR/scale.csv
+[ -s "$csv" ] || echo "mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency" > "$csv"
+backend=cpu; [ "$GPUS" = 1 ] && backend=gpu
+t1=""
+ref=""
+for p in $RANKS; do
+	in=${INPUT:-}
+	if [ "$KIND" = weak ]; then
+		n=$(( ${WEAK_UNIT:-10000} * p ))
+		in=$OUTDIR/weak_$n.fa
+		[ -s "$in" ] || eval "${WEAK_GEN//\{n\}/$n}" > "$in"
+	fi
+	[ -n "$in" ] || { echo "set INPUT (or KIND=weak with WEAK_GEN)" >&2; exit 1; }
+	# shellcheck disable=SC2086  # INPUT, ARGS and MPIRUN are lists of words
+	$MPIRUN -np "$p" "$RKTLCS" $MODE $in ${ARGS:-} --backend $backend --threads "$THREADS" -q \
+		--stats "$OUTDIR/stats_$p.json" -o "$OUTDIR/out_$p.tsv" || { echo "the run on $p ranks failed" >&2; exit 1; }
+	wall=$(grep -o '"wall":[0-9.e+-]*' "$OUTDIR/stats_$p.json" | cut -d: -f2)
+	comp=$(grep -o '"compute":[0-9.e+-]*' "$OUTDIR/stats_$p.json" | cut -d: -f2)
+	if [ "$KIND" = strong ]; then
+		if [ -z "$ref" ]; then ref=$OUTDIR/out_$p.tsv
+		else cmp -s "$ref" "$OUTDIR/out_$p.tsv" || { echo "the output on $p ranks differs from the first run's" >&2; exit 1; }; fi
+	fi
+	[ -n "$t1" ] || t1=$wall
+	eff=$(awk -v t1="$t1" -v tp="$wall" -v p="$p" -v k="$KIND" 'BEGIN { printf "%.3f", k == "strong" ? t1 / (p * tp) : t1 / tp }')
+	gp=0; [ "$GPUS" = 1 ] && gp=$p
+	label=${LABEL:-$(basename "${in%% *}")}
+	[ "$KIND" = weak ] && label=${LABEL:-${WEAK_UNIT:-10000}-per-rank}
+	echo "$MODE,$label,$KIND,$p,$gp,$THREADS,$wall,$comp,$eff" | tee -a "$csv"
+done
+# plots: one line per (mode, input, kind, backend) series of the CSV
+if command -v gnuplot > /dev/null; then
+	awk -F, 'NR > 1 { key = $1 " " $2 " " $3 ($5 > 0 ? " gpu" : " cpu"); print key > "'"$OUTDIR"'/series_" gensub(/[^A-Za-z0-9_.-]/, "_", "g", key) ".dat"; print $4, $7, $9 >> "'"$OUTDIR"'/series_" gensub(/[^A-Za-z0-9_.-]/, "_", "g", key) ".dat" }' "$csv" 2> /dev/null
+	for term in "pngcairo size 1100,450" "svg size 1100,450"; do
+		ext=png; [[ $term == svg* ]] && ext=svg
+		files=$(ls "$OUTDIR"/series_*.dat 2>/dev/null)
+		[ -n "$files" ] || break
+		{
+			echo "set terminal $term noenhanced; set output '$OUTDIR/scale.$ext'; set multiplot layout 1,2"
+			echo "set key top right font ',9'; set grid; set xlabel 'ranks (GPUs)'; set logscale xy 2; set ylabel 'wall time (s)'"
+			echo "set title 'time (dashed: ideal; strong T1/p, weak T1)'"
+			plot="plot "
+			for f in $files; do
+				t=$(head -1 "$f"); t1f=$(sed -n 2p "$f" | awk '{ print $2 * $1 }')
+				case $t in *" weak "*) ideal="$t1f" ;; *) ideal="$t1f / x" ;; esac
+				plot+="'$f' every ::1 using 1:2 with linespoints title '$t', $ideal with lines dt 2 notitle, "
+			done
+			echo "${plot%, }"
+			echo "unset logscale y; set logscale x 2; set yrange [0:1.2]; set ylabel 'parallel efficiency'; set title 'efficiency (ideal = 1)'"
+			plot="plot 1 with lines dt 2 lc 'black' title 'ideal', "
+			for f in $files; do plot+="'$f' every ::1 using 1:3 with linespoints title '$(head -1 "$f")', "; done
+			echo "${plot%, }"
+			echo "unset multiplot"
+		} | gnuplot 2> "$OUTDIR/gnuplot.log" || echo "gnuplot failed: $(tail -2 "$OUTDIR/gnuplot.log")" >&2
+	done
+	rm -f "$OUTDIR"/series_*.dat
+	ls "$OUTDIR"/scale.png "$OUTDIR"/scale.svg 2>/dev/null
+fi
