@@ -1,7 +1,8 @@
 #!/bin/bash
 # Rkt-LCS CPU benchmark: the paper's Table 3 settings on its 1k and 5k reads, and the
 # brute force on 1k (one setting) in the same run for a ratio.
-# Usage: jobs/bench-rkt-cpu.sh [BUILD_DIR] [THREADS]   (prints a table on stdout)
+# Usage: jobs/bench-rkt-cpu.sh [BUILD_DIR] [THREADS]   (prints a table on stdout); the last rows:
+# long reads (500 x 1,000 bp, k=3 t=5 tau=50) per cell against short reads and the scalar sweep
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build} th=${2:-2}
@@ -28,3 +29,21 @@ bf=$(cat /tmp/bench.$$)
 us=$(cat /tmp/bench.$$)
 printf 'baseline 1k k=1 t=1000 tau=15: brute force %s s, rktlcs %s s, ratio %.0fx\n' "$bf" "$us" "$(echo "$bf / $us" | bc -l)"
 rm -f /tmp/bench.$$ /tmp/bench.out.$$ /tmp/bench.err.$$
+# long reads (issue 15): per cell, the 16-bit sweep of reads over 255 bp against the byte
+# sweep of short reads and the scalar sweep, in the same run; cells = pairs x len^2
+gen=$build/tests/rkt_genreads
+if [ -x "$gen" ]; then
+	"$gen" 500 1000 3 > /tmp/bench.long.$$
+	"$gen" 5000 100 3 > /tmp/bench.short.$$
+	"$gen" 120 1000 3 > /tmp/bench.scal.$$
+	run() {  # label file reads len [env]
+		local lab=$1 f=$2 n=$3 l=$4; shift 4
+		/usr/bin/time -f '%e' -o /tmp/bench.$$ env "$@" "$cli" "$f" -k 3 -t 5 -tau 50 --threads $th -q -o /dev/null
+		local s; s=$(cat /tmp/bench.$$)
+		printf '%-34s %6s reads x %5s bp: %7s s, %.3g cells/s\n' "$lab" $n $l $s "$(echo "$n * ($n - 1) / 2 * $l * $l / $s" | bc -l)"
+	}
+	run "long reads, 16-bit SIMD sweep" /tmp/bench.long.$$ 500 1000 RKTLCS_NOTHING=1
+	run "short reads, byte SIMD sweep" /tmp/bench.short.$$ 5000 100 RKTLCS_NOTHING=1
+	run "long reads, scalar sweep (baseline)" /tmp/bench.scal.$$ 120 1000 RKTLCS_SIMD=0
+	rm -f /tmp/bench.long.$$ /tmp/bench.short.$$ /tmp/bench.scal.$$ /tmp/bench.$$
+fi

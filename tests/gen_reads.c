@@ -20,14 +20,16 @@ int main(int argc, char **argv)
 	long n = atol(argv[1]), len = argc > 2 ? atol(argv[2]) : 51, g = argc > 4 ? atol(argv[4]) : 10000000;
 	double ap = argc > 5 ? atof(argv[5]) : 2.0;
 	st ^= (uint64_t)(argc > 3 ? atol(argv[3]) : 1) * 0x2545F4914F6CDD1Dull;
-	if (n < 1 || len < 1 || len > 100 || g < len) { fprintf(stderr, "rkt_genreads: bad arguments\n"); return 1; }
-	char *genome = malloc((size_t)g), read[128];
-	if (!genome) return 2;
+	if (n < 1 || len < 1 || len > 1000000 || g < len) { fprintf(stderr, "rkt_genreads: bad arguments\n"); return 1; }
+	char *genome = malloc((size_t)g), *read = malloc((size_t)len + 1);
+	const long alen = (long)sizeof adapter - 1;
+	if (!genome || !read) return 2;
 	for (long p = 0; p < g; p++) genome[p] = "ACGT"[rnd() & 3];
 	for (long i = 0; i < n; i++) {
 		long from = (long)(rnd() % (uint64_t)(g - len + 1)), ins = len;
 		if ((double)(rnd() % 10000) < ap * 100) ins = 5 + (long)(rnd() % (uint64_t)(len - 10 > 1 ? len - 10 : 1));
-		for (long p = 0; p < len; p++) read[p] = p < ins ? genome[from + p] : adapter[p - ins];
+		/* past the adapter: poly-A, as the adapter's own tail (long reads only) */
+		for (long p = 0; p < len; p++) read[p] = p < ins ? genome[from + p] : p - ins < alen ? adapter[p - ins] : 'A';
 		for (long p = 0; p < len; p++) {
 			uint64_t r = rnd() % 10000;
 			if (r < 50) read[p] = "ACGT"[rnd() & 3];  /* 0.5% substitutions (some silent) */
@@ -35,6 +37,6 @@ int main(int argc, char **argv)
 		}
 		printf(">syn%ld\n%.*s\n", i + 1, (int)len, read);
 	}
-	free(genome);
+	free(genome); free(read);
 	return 0;
 }

@@ -20,9 +20,14 @@ struct rkt_ws_s {
 	int simd;
 	int32_t *mpos;          /* scalar: mismatch positions of one diagonal */
 	int32_t *ra, *cb, *rb, *ca;
-	uint8_t *row8;          /* AVX2: 32 bytes per row */
-	uint8_t *col8a, *col8b; /* AVX2: column maxima, padded */
+	uint8_t *row8;          /* byte lanes: one vector per row */
+	uint8_t *col8a, *col8b; /* byte lanes: column maxima, padded */
+	uint16_t *row16;        /* 16-bit lanes (reads over 255 bp): one vector per row */
+	uint16_t *col16a, *col16b;
+	int64_t n16;            /* entries of each col16 array */
 };
+
+#define RKT_MAX16 65000     /* longest read of the 16-bit sweep (positions fit its lanes) */
 
 int rkt_simd_level(void)
 {
@@ -57,6 +62,14 @@ rkt_ws_t *rkt_ws_init(int32_t max_len)
 		w->col8a = aligned_alloc(64, 2 * 512);  /* 255 columns + 2 vectors of spill, each */
 		if (!w->row8 || !w->col8a) { rkt_ws_free(w); return 0; }
 		w->col8b = w->col8a + 512;
+		if (max_len > 255) {  /* the 16-bit sweep for the longer reads */
+			int64_t L16 = max_len < RKT_MAX16 ? max_len : RKT_MAX16;
+			w->n16 = (L16 + 2 * 32 + 63) & ~63;
+			w->row16 = aligned_alloc(64, sizeof(uint16_t) * 32 * (size_t)(L16 + 1));
+			w->col16a = aligned_alloc(64, sizeof(uint16_t) * 2 * (size_t)w->n16);
+			if (!w->row16 || !w->col16a) { rkt_ws_free(w); return 0; }
+			w->col16b = w->col16a + w->n16;
+		}
 	}
 	return w;
 }
@@ -64,7 +77,7 @@ rkt_ws_t *rkt_ws_init(int32_t max_len)
 void rkt_ws_free(rkt_ws_t *w)
 {
 	if (!w) return;
-	free(w->mpos); free(w->ra); free(w->row8); free(w->col8a);
+	free(w->mpos); free(w->ra); free(w->row8); free(w->col8a); free(w->row16); free(w->col16a);
 	free(w);
 }
 
@@ -109,6 +122,9 @@ static void rkt_pass_scalar(int32_t *mpos, const uint8_t *a, int32_t la, const u
 #define V_HMAX rkt_hmax_avx2
 #define V_LANES _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, \
 	20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)
+#define SX_T uint8_t
+#define SX_TOP 0xff
+#define V_LOADB(p) V_LOADU(p)
 
 SX_ATTR static inline int rkt_hmax_avx2(__m256i v)
 {
@@ -172,6 +188,114 @@ SX_ATTR static inline __m512i rkt_lanes_avx512(void)
 	return _mm512_loadu_si512((const void *)l);
 }
 #include "algo/maxlcp_simd.h"
+#undef SX
+#undef SX_ATTR
+#undef V
+#undef VM
+#undef VL
+#undef V_SET1
+#undef V_EQ
+#undef V_BLEND
+#undef V_MINU
+#undef V_MAXU
+#undef V_SUBSU
+#undef V_SHL1
+#undef V_SHIFTIN
+#undef V_HMAX
+#undef V_LANES
+#undef SX_T
+#undef SX_TOP
+#undef V_LOADB
+
+/* Reads of 256 to 65,535 bp: the same sweep with 16-bit lanes (half the lanes per vector,
+ * so about twice the work per cell of the byte lanes, instead of the scalar sweep's ~35x). */
+#define SX_T uint16_t
+#define SX_TOP 0xffff
+
+#undef V_LOADU
+#undef V_STOREU
+#undef V_ZERO
+#define SX avx2w
+#define SX_ATTR __attribute__((target("avx2")))
+#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+#define V_STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define V_ZERO _mm256_setzero_si256()
+#define V __m256i
+#define VM __m256i
+#define VL 16
+#define V_LOADB(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p)))
+#define V_SET1(c) _mm256_set1_epi16((short)(c))
+#define V_EQ(a, b) _mm256_cmpeq_epi16(a, b)
+#define V_BLEND(m, if0, if1) _mm256_blendv_epi8(if0, if1, m)
+#define V_MINU _mm256_min_epu16
+#define V_MAXU _mm256_max_epu16
+#define V_SUBSU _mm256_subs_epu16
+#define V_SHL1(v) _mm256_alignr_epi8(v, _mm256_permute2x128_si256(v, v, 0x08), 14)
+#define V_SHIFTIN(o, c) _mm256_alignr_epi8(o, _mm256_permute2x128_si256(c, o, 0x21), 14)
+#define V_HMAX rkt_hmax16_avx2
+#define V_LANES _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+
+SX_ATTR static inline int rkt_hmax16_avx2(__m256i v)
+{
+	__m128i m = _mm_max_epu16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+	m = _mm_max_epu16(m, _mm_srli_si128(m, 8));
+	m = _mm_max_epu16(m, _mm_srli_si128(m, 4));
+	m = _mm_max_epu16(m, _mm_srli_si128(m, 2));
+	return _mm_cvtsi128_si32(m) & 0xffff;
+}
+#include "algo/maxlcp_simd.h"
+#undef SX
+#undef SX_ATTR
+#undef V
+#undef VM
+#undef VL
+#undef V_LOADB
+#undef V_SET1
+#undef V_EQ
+#undef V_BLEND
+#undef V_MINU
+#undef V_MAXU
+#undef V_SUBSU
+#undef V_SHL1
+#undef V_SHIFTIN
+#undef V_HMAX
+#undef V_LANES
+
+#undef V_LOADU
+#undef V_STOREU
+#undef V_ZERO
+#define SX avx512w
+#define SX_ATTR __attribute__((target("avx512f,avx512bw")))
+#define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define V_STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define V_ZERO _mm512_setzero_si512()
+#define V __m512i
+#define VM __mmask32
+#define VL 32
+#define V_LOADB(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p)))
+#define V_SET1(c) _mm512_set1_epi16((short)(c))
+#define V_EQ(a, b) _mm512_cmpeq_epi16_mask(a, b)
+#define V_BLEND(m, if0, if1) _mm512_mask_blend_epi16(m, if0, if1)
+#define V_MINU _mm512_min_epu16
+#define V_MAXU _mm512_max_epu16
+#define V_SUBSU _mm512_subs_epu16
+#define V_SHL1(v) _mm512_alignr_epi8(v, _mm512_maskz_shuffle_i64x2(0xfc, v, v, 0x90), 14)
+#define V_SHIFTIN(o, c) _mm512_alignr_epi8(o, _mm512_permutex2var_epi64(o, _mm512_setr_epi64(14, 15, 0, 1, 2, 3, 4, 5), c), 14)
+#define V_HMAX rkt_hmax16_avx512
+#define V_LANES rkt_lanes16_avx512()
+
+SX_ATTR static inline int rkt_hmax16_avx512(__m512i v)
+{
+	__m256i h = _mm256_max_epu16(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+	return rkt_hmax16_avx2(h);
+}
+SX_ATTR static inline __m512i rkt_lanes16_avx512(void)
+{
+	static const uint16_t l[32] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+		22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
+	return _mm512_loadu_si512((const void *)l);
+}
+#include "algo/maxlcp_simd.h"
 #endif
 
 void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int64_t k,
@@ -193,6 +317,20 @@ void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b
 		}
 		for (int32_t x = 0; x < la; x++) ma[x] = w->ra[x] > w->col8a[x] ? w->ra[x] : w->col8a[x];
 		for (int32_t y = 0; y < lb; y++) mb[y] = w->rb[y] > w->col8b[y] ? w->rb[y] : w->col8b[y];
+		return;
+	}
+	if (w->row16 && la <= RKT_MAX16 && lb <= RKT_MAX16 && kk < 256) {
+		int K1 = (int)kk + 1;
+		memset(w->col16a, 0, sizeof(uint16_t) * 2 * (size_t)w->n16);
+		if (w->simd == 3) {
+			rkt_pass_avx512w(a, la, b, lb, 0, K1, w->row16, w->col16b, w->ra);
+			rkt_pass_avx512w(b, lb, a, la, 1, K1, w->row16, w->col16a, w->rb);
+		} else {
+			rkt_pass_avx2w(a, la, b, lb, 0, K1, w->row16, w->col16b, w->ra);
+			rkt_pass_avx2w(b, lb, a, la, 1, K1, w->row16, w->col16a, w->rb);
+		}
+		for (int32_t x = 0; x < la; x++) ma[x] = w->ra[x] > w->col16a[x] ? w->ra[x] : w->col16a[x];
+		for (int32_t y = 0; y < lb; y++) mb[y] = w->rb[y] > w->col16b[y] ? w->rb[y] : w->col16b[y];
 		return;
 	}
 #endif
