@@ -121,6 +121,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rk_err("%s", rk_error()); return rk_exit_code(st); }
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
+	rio_set_threads(rmpi_threads(&w, c));
 	st = ops->run(&w, o);
 	rmpi_finalize(&w);
 	return rk_exit_code(st);

@@ -3,11 +3,17 @@
  * checking realloc (a gigantic line then overflows the heap), and a sequence line is
  * validated as it streams in, so /dev/zero or a binary file fails at its first bad byte
  * instead of after reading it whole. Every malformed input gets a precise error. */
+#define _GNU_SOURCE  /* memmem */
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <omp.h>
 #include <htslib/bgzf.h>
 #include <htslib/hts.h>
 #include <htslib/hts_log.h>
@@ -17,7 +23,9 @@
 #define RIO_MAX_HEADER (1 << 20)   /* a longer header line is not FASTA/FASTQ */
 
 struct rio_file_s {
-	BGZF *fp;
+	BGZF *fp;                  /* NULL: a slice of memory (buf is not ours) */
+	int fasta_only;            /* a slice of a FASTA file: a '@' header ends the parse */
+	int not_fasta;
 	uint8_t *buf;
 	int beg, end, eof, err;    /* err: the compressed stream is corrupt or truncated */
 	char *line;                /* header, '+' and blank lines */
@@ -84,8 +92,8 @@ rio_file_t *rio_open(const char *path)
 void rio_close(rio_file_t *f)
 {
 	if (!f) return;
-	bgzf_close(f->fp);
-	free(f->buf); free(f->line); free(f->name); free(f->path);
+	if (f->fp) { bgzf_close(f->fp); free(f->buf); }
+	free(f->line); free(f->name); free(f->path);
 	free(f);
 }
 
@@ -93,7 +101,7 @@ void rio_close(rio_file_t *f)
 static int rio_peek(rio_file_t *f)
 {
 	if (f->beg < f->end) return f->buf[f->beg];
-	if (f->eof) return f->err ? -3 : -1;
+	if (f->eof || !f->fp) return f->err ? -3 : -1;
 	ssize_t n = bgzf_read(f->fp, f->buf, RIO_BUF);
 	f->beg = 0;
 	if (n <= 0) {
@@ -220,7 +228,20 @@ static rk_status_t rio_stream_line(rio_file_t *f, rio_reads_t *r, uint64_t *len)
 			rio_fail(f, "out of memory for the sequence (%.3g GB so far)", (so + n) / 1e9);
 			return RK_ERES;
 		}
-		for (const uint8_t *p = s; p < stop; p++) {
+		/* the common case first: no blank pending, every byte legal, translated in one tight
+		 * loop (blanks map to 0 as illegal bytes do); anything else takes the careful loop */
+		const uint8_t *p = s;
+		if (!blanks) {
+			uint8_t bad = 0;
+			if (r) {
+				char *d = r->seq + so + n;
+				const uint8_t *norm = f->norm;
+				for (int64_t q = 0; q < stop - s; q++) { uint8_t x = norm[s[q]]; d[q] = (char)x; bad |= x == 0; }
+			} else
+				for (int64_t q = 0; q < stop - s; q++) bad |= (uint8_t)(s[q] - '!') > '~' - '!';
+			if (!bad) { n += (uint64_t)(stop - s); p = stop; }
+		}
+		for (; p < stop; p++) {
 			uint8_t b = *p;
 			if (rio_ws(b)) { if (!blanks++) first_blank = b; continue; }
 			if (blanks) RIO_FAIL("illegal character '%c' in %s", first_blank == '\t' ? ' ' : first_blank, r ? "sequence" : "quality line");
@@ -261,6 +282,7 @@ static rk_status_t rio_read_record(rio_file_t *f, rio_reads_t *r, int *eof)
 		if (f->rec == 0) RIO_FAIL("empty file: no FASTA/FASTQ records");
 		return RK_OK;
 	}
+	if (c == '@' && f->fasta_only) { f->not_fasta = 1; RIO_FAIL("a FASTQ record in a FASTA slice"); }
 	/* the first byte decides, before a possibly endless line is read */
 	if (c != '>' && c != '@') {
 		if (f->rec == 0) {
@@ -287,6 +309,7 @@ static rk_status_t rio_read_record(rio_file_t *f, rio_reads_t *r, int *eof)
 		/* sequence lines until the next header; '@' cannot start one (mixed input) */
 		while ((c = rio_skip_blank(f)) >= 0 && c != '>' && c != '@')
 			if ((st = rio_stream_line(f, r, &n)) != RK_OK) return st;
+		if (c == '@' && f->fasta_only) { f->not_fasta = 1; RIO_FAIL("a FASTQ record in a FASTA slice"); }
 		if (c == -3) return rio_stream_error(f, -3);
 	} else {
 		for (;;) {
@@ -342,10 +365,142 @@ rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 	return rio_read_all_case(path, r, 0);
 }
 
+static int rio_threads = 1;
+
+void rio_set_threads(int n)
+{
+	rio_threads = n > 0 ? n : 1;
+}
+
+#define RIO_PAR_MIN (32ll << 20)   /* smaller files are parsed by one thread */
+
+/* A plain FASTA file of RIO_PAR_MIN bytes or more, parsed by several threads: the mapped file
+ * is cut at "\n>" (a '>' cannot start a sequence line, so every cut is a record boundary),
+ * each slice is parsed on its own and the parts are joined in order. Returns 0 when the file
+ * is not such a file (compressed, stdin, small, FASTQ) or any slice fails: the caller then
+ * parses it in one stream, which gives the exact error with its record number. */
+static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth)
+{
+	if (nth < 2 || !strcmp(path, "-")) return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) return 0;
+	struct stat sb;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < RIO_PAR_MIN) { close(fd); return 0; }
+	const int64_t size = sb.st_size;
+	const uint8_t *base = mmap(0, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (base == MAP_FAILED) return 0;
+	int64_t p0 = 0;
+	while (p0 < size && (base[p0] == '\n' || rio_ws(base[p0]))) p0++;
+	if (p0 >= size || base[p0] != '>') { munmap((void *)base, (size_t)size); return 0; }
+	int T = nth;
+	if (T > size / (8ll << 20)) T = (int)(size / (8ll << 20));
+	int64_t *cut = malloc(sizeof(int64_t) * (size_t)(T + 1));
+	rio_reads_t *part = calloc((size_t)T, sizeof *part);
+	int ok = cut && part;
+	if (ok) {
+		cut[0] = p0;
+		for (int t = 1; t < T; t++) {
+			int64_t p = size * t / T;
+			if (p < cut[t - 1]) p = cut[t - 1];
+			const uint8_t *q = p < size ? memmem(base + p, (size_t)(size - p), "\n>", 2) : 0;
+			cut[t] = q ? (int64_t)(q - base) + 1 : size;
+		}
+		cut[T] = size;
+	}
+	int fail = !ok;
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+	for (int t = 0; t < T; t++) {
+		if (fail || cut[t] >= cut[t + 1]) continue;
+		rio_file_t *f = calloc(1, sizeof *f);
+		if (!f || !(f->path = strdup(path))) {
+			free(f);
+#pragma omp atomic write
+			fail = 1;
+			continue;
+		}
+		f->buf = (uint8_t *)base + cut[t];
+		f->end = (int)0;
+		/* the slice can exceed an int: the stream position is advanced in windows */
+		int64_t left = cut[t + 1] - cut[t];
+		f->fasta_only = 1;
+		f->norm = keep_case ? rio_norm_keep : rio_norm;
+		rk_status_t st = RK_OK;
+		int eof = 0;
+		while (!st && left > 0) {
+			int64_t win = left < (1ll << 30) ? left : (1ll << 30);
+			/* windows end at a record boundary too (the last "\n>" inside the window) */
+			if (win < left) {
+				const uint8_t *b = f->buf, *q = b + win - 1;
+				while (q > b && !(q[0] == '>' && q[-1] == '\n')) q--;
+				if (q > b) win = q - b;
+			}
+			f->beg = 0; f->end = (int)win; f->eof = 1;
+			while (!st) {
+				st = rio_read_record(f, &part[t], &eof);
+				if (eof) break;
+			}
+			f->buf += win; left -= win;
+		}
+		if (st) {
+#pragma omp atomic write
+			fail = 1;
+		}
+		f->buf = 0;
+		rio_close(f);
+	}
+	munmap((void *)base, (size_t)size);
+	/* join the parts in order */
+	int64_t n = 0, nb = 0;
+	uint64_t sl = 0, nl = 0;
+	for (int t = 0; t < T && !fail; t++) {
+		if (!part[t].n) continue;
+		n += part[t].n; nb += part[t].n_bases;
+		sl += part[t].off[part[t].n]; nl += part[t].name_off[part[t].n];
+	}
+	if (!fail) {
+		memset(r, 0, sizeof *r);
+		r->seq = malloc(sl ? sl : 1); r->names = malloc(nl ? nl : 1);
+		r->off = malloc(sizeof(uint64_t) * (size_t)(n + 1)); r->name_off = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+		if (!r->seq || !r->names || !r->off || !r->name_off) { rio_reads_free(r); fail = 1; }
+	}
+	if (!fail) {
+		r->n = n; r->n_bases = nb; r->m_seq = sl ? sl : 1; r->m_names = nl ? nl : 1; r->m_rec = (size_t)n + 1;
+		int64_t *rec0 = malloc(sizeof(int64_t) * (size_t)(T + 1));
+		uint64_t *s0 = malloc(sizeof(uint64_t) * (size_t)(T + 1)), *n0 = malloc(sizeof(uint64_t) * (size_t)(T + 1));
+		if (!rec0 || !s0 || !n0) { rio_reads_free(r); fail = 1; }
+		else {
+			rec0[0] = 0; s0[0] = 0; n0[0] = 0;
+			for (int t = 0; t < T; t++) {
+				rec0[t + 1] = rec0[t] + part[t].n;
+				s0[t + 1] = s0[t] + (part[t].n ? part[t].off[part[t].n] : 0);
+				n0[t + 1] = n0[t] + (part[t].n ? part[t].name_off[part[t].n] : 0);
+			}
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+			for (int t = 0; t < T; t++) {
+				const rio_reads_t *p = &part[t];
+				if (!p->n) continue;
+				memcpy(r->seq + s0[t], p->seq, p->off[p->n]);
+				memcpy(r->names + n0[t], p->names, p->name_off[p->n]);
+				for (int64_t i = 0; i < p->n; i++) {
+					r->off[rec0[t] + i] = s0[t] + p->off[i];
+					r->name_off[rec0[t] + i] = n0[t] + p->name_off[i];
+				}
+			}
+			r->off[n] = sl; r->name_off[n] = nl;
+		}
+		free(rec0); free(s0); free(n0);
+	}
+	for (int t = 0; part && t < T; t++) rio_reads_free(&part[t]);
+	free(part); free(cut);
+	return !fail;
+}
+
 rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 {
 	int eof = 0;
 	memset(r, 0, sizeof *r);
+	if (rio_read_parallel(path, r, keep_case, rio_threads)) return RK_OK;
 	rio_file_t *f = rio_open(path);
 	if (!f) return RK_EIO;
 	rio_keep_case(f, keep_case);
