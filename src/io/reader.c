@@ -427,6 +427,8 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		f->norm = keep_case ? rio_norm_keep : rio_norm;
 		rk_status_t st = RK_OK;
 		int eof = 0;
+		/* a slice's symbols never outnumber its bytes: one allocation, no regrowth */
+		if (rio_grow((void **)&part[t].seq, &part[t].m_seq, (size_t)left + 1, 1)) st = RK_ERES;
 		while (!st && left > 0) {
 			int64_t win = left < (1ll << 30) ? left : (1ll << 30);
 			/* windows end at a record boundary too (the last "\n>" inside the window) */
