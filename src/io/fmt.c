@@ -14,7 +14,7 @@ void rio_buf_free(rio_buf_t *b)
 	b->s = 0; b->l = b->m = 0; b->oom = 0;
 }
 
-static int rio_buf_need(rio_buf_t *b, size_t n)
+int rio_buf_grow(rio_buf_t *b, size_t n)
 {
 	if (b->oom) return -1;
 	if (b->l + n <= b->m) return 0;
@@ -25,25 +25,13 @@ static int rio_buf_need(rio_buf_t *b, size_t n)
 	return 0;
 }
 
-void rio_buf_strn(rio_buf_t *b, const char *s, size_t n)
-{
-	if (rio_buf_need(b, n + 1)) return;
-	memcpy(b->s + b->l, s, n);
-	b->l += n;
-}
-
 void rio_buf_str(rio_buf_t *b, const char *s) { rio_buf_strn(b, s, strlen(s)); }
 
-void rio_buf_chr(rio_buf_t *b, char c)
-{
-	if (rio_buf_need(b, 1)) return;
-	b->s[b->l++] = c;
-}
+char rio_dig[10000][4];
+uint8_t rio_dlen[10000];
 
-static char rio_dig[10000][4];  /* "0".."9999", not NUL-terminated; lengths in rio_dlen */
-static uint8_t rio_dlen[10000];
-
-static void rio_dig_init(void)
+/* filled before main(): the formatter's hot path takes no lock or check */
+__attribute__((constructor)) static void rio_dig_init(void)
 {
 	for (int v = 0; v < 10000; v++) {
 		char t[8];
@@ -52,12 +40,10 @@ static void rio_dig_init(void)
 	}
 }
 
-void rio_buf_u64(rio_buf_t *b, uint64_t v)
+void rio_buf_u64_slow(rio_buf_t *b, uint64_t v)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, rio_dig_init);
 	if (rio_buf_need(b, 21)) return;
-	if (v < 10000) {  /* distances are mostly small: one table copy */
+	if (v < 10000) {
 		memcpy(b->s + b->l, rio_dig[v], 4);
 		b->l += rio_dlen[v];
 		return;

@@ -16,10 +16,33 @@ typedef struct {
 
 /* The caller owns b->s: free with rio_buf_free. */
 void rio_buf_free(rio_buf_t *b);
-void rio_buf_strn(rio_buf_t *b, const char *s, size_t n);
+/* Room for n more bytes: 0, or -1 (and oom set) when the buffer cannot grow. */
+int rio_buf_grow(rio_buf_t *b, size_t n);
+static inline int rio_buf_need(rio_buf_t *b, size_t n) { return b->l + n <= b->m ? 0 : rio_buf_grow(b, n); }
+
+/* the hot paths inline: a matrix row is millions of calls */
+static inline void rio_buf_strn(rio_buf_t *b, const char *s, size_t n)
+{
+	if (rio_buf_need(b, n + 1)) return;
+	for (size_t i = 0; i < n; i++) b->s[b->l + i] = s[i];
+	b->l += n;
+}
+static inline void rio_buf_chr(rio_buf_t *b, char c)
+{
+	if (rio_buf_need(b, 1)) return;
+	b->s[b->l++] = c;
+}
+extern char rio_dig[10000][4];  /* "0".."9999", not NUL-terminated; lengths in rio_dlen */
+extern uint8_t rio_dlen[10000];
+void rio_buf_u64_slow(rio_buf_t *b, uint64_t v);
+static inline void rio_buf_u64(rio_buf_t *b, uint64_t v)
+{
+	if (v >= 10000 || rio_buf_need(b, 4)) { rio_buf_u64_slow(b, v); return; }
+	char *d = b->s + b->l;  /* distances are mostly small: one table copy */
+	d[0] = rio_dig[v][0]; d[1] = rio_dig[v][1]; d[2] = rio_dig[v][2]; d[3] = rio_dig[v][3];
+	b->l += rio_dlen[v];
+}
 void rio_buf_str(rio_buf_t *b, const char *s);
-void rio_buf_chr(rio_buf_t *b, char c);
-void rio_buf_u64(rio_buf_t *b, uint64_t v);
 void rio_buf_i64(rio_buf_t *b, int64_t v);
 void rio_buf_printf(rio_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string, quotes included (the escaping rule is in fmt.c). */
