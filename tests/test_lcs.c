@@ -159,7 +159,7 @@ static void test_random(long n)
 			aln_path_t *paths = calloc((size_t)n, sizeof(aln_path_t));
 			CHECK(lcs_batch(&o, pr, n, len, paths) == RK_OK, "batch rc");
 			for (long i = 0; i < n; i++) {
-				char what[48];
+				char what[80];
 				snprintf(what, sizeof what, "batch level %d threads %d case %ld", lv[l], th, i);
 				check_path(pr[i].a, pr[i].la, pr[i].b, pr[i].lb, want[i], wc[i], &paths[i], len[i], what);
 				aln_path_free(&paths[i]);

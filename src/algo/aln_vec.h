@@ -58,7 +58,7 @@
 #define V_SRL(v, n) _mm256_srli_epi64(v, n)
 #define V_SLL(v, n) _mm256_slli_epi64(v, n)
 #define V_SLLN(v, n) _mm256_sll_epi64(v, _mm_cvtsi32_si128(n))
-#define V_EXP8(p) _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(*(const int32_t *)(const void *)(p)))
+#define V_EXP8(p) _mm256_cvtepi8_epi64(aln_load32(p))
 #define V_TL(a, b, c, F) ((__m256i)(F((a), (b), (c))))
 #define V_SHIFT_IN(v, s) _mm256_alignr_epi8(v, _mm256_permute2x128_si256(s, v, 0x21), 8)
 #define V_MSB(v) ((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)))
@@ -71,6 +71,13 @@
 #endif
 
 #ifndef SX_FN
+/* 4 bytes from anywhere (no alignment) */
+static inline __m128i aln_load32(const void *p)
+{
+	int32_t x;
+	memcpy(&x, p, 4);
+	return _mm_cvtsi32_si128(x);
+}
 #define SX_CAT2(a, b) a##b
 #define SX_CAT(a, b) SX_CAT2(a, b)
 #define SX_FN(name) SX_CAT(name, SX)
