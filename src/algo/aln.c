@@ -72,7 +72,7 @@ int aln_simd_level(int want)
 #if defined(__x86_64__) && defined(__GNUC__)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
-		best = 3;
+		best = __builtin_cpu_supports("avx512vbmi2") ? 4 : 3;
 	else if (__builtin_cpu_supports("avx2"))
 		best = 2;
 #endif
@@ -87,7 +87,7 @@ int aln_simd_level(int want)
 
 const char *aln_simd_name(int level)
 {
-	return level >= 3 ? "avx512" : level == 2 ? "avx2" : "scalar";
+	return level >= 4 ? "avx512vbmi2" : level == 3 ? "avx512" : level == 2 ? "avx2" : "scalar";
 }
 
 void aln_prep_free(aln_prep_t *p)

@@ -51,9 +51,9 @@ int64_t aln_path_cigar(const aln_path_t *p, char *buf, int64_t size);
 /* Symbols of A and of B the path consumes (0 and 0 for an empty path). */
 void aln_path_span(const aln_path_t *p, int64_t *la, int64_t *lb);
 
-/* SIMD level of the kernels: 0 scalar, 2 AVX2, 3 AVX-512 (F, BW, DQ). RKTLCS_SIMD=N in the
- * environment forces a lower level (tests), as for the other modes. want < 0: the best;
- * else min(want, the best). */
+/* SIMD level of the kernels: 0 scalar, 2 AVX2, 3 AVX-512 (F, BW, DQ), 4 the same with VBMI2
+ * (funnel shifts). RKTLCS_SIMD=N in the environment forces a lower level (tests), as for the
+ * other modes. want < 0: the best; else min(want, the best). */
 int aln_simd_level(int want);
 const char *aln_simd_name(int level);
 

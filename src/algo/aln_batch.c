@@ -27,6 +27,10 @@ typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_
 #include "algo/aln_vec.h"
 #include "algo/aln_bkern.h"
 #undef ALN_ISA
+#define ALN_ISA 4
+#include "algo/aln_vec.h"
+#include "algo/aln_bkern.h"
+#undef ALN_ISA
 #endif
 
 static const int nw_slot[9] = { 0, 0, 1, 2, 3, 4, 4, 5, 5 };   /* words -> instance (1 2 3 4 6 8) */
@@ -167,7 +171,8 @@ retry:
 		}
 	}
 	const int nb = A->nb, nbs = nb == 2 ? 1 : nb == 3 ? 2 : 0;
-	bkern_fn f = vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
+	bkern_fn f = B->simd >= 4 ? bkern_tab_avx512v[B->kind][slot][nbs]
+	           : vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
 	f(nb, ncol, lbl, pl, bpl, B->paths ? st : 0, fin);
 	rk_status_t ret = RK_OK;
 	for (int l = 0; l < n; l++) {
