@@ -175,6 +175,9 @@ retry:
 	           : vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
 	f(nb, ncol, lbl, pl, bpl, B->paths ? st : 0, fin);
 	rk_status_t ret = RK_OK;
+	aln_trace_in_t tin[8];
+	aln_path_t *tp[8];
+	int nt = 0;
 	for (int l = 0; l < n; l++) {
 		const aln_pair_t *q = &p[idx[l]];
 		int64_t la = q->la, c = 0;
@@ -190,15 +193,14 @@ retry:
 		if (B->k >= 0 && cost > B->k) cost = -1;
 		B->cost[idx[l]] = cost;
 		if (B->paths) {
-			aln_path_t *pp = &B->paths[idx[l]];
-			pp->n = 0;
+			B->paths[idx[l]].n = 0;
 			if (cost >= 0) {
-				aln_cols_t cols = { st + l, (int64_t)NW * per * vl, (int64_t)per * vl, vl };
-				rk_status_t s = aln_trace(B->kind, q->a, la, q->b, q->lb, &cols, pp);
-				if (s) ret = s;
+				tin[nt] = (aln_trace_in_t){ q->a, q->b, la, q->lb, { st + l, (int64_t)NW * per * vl, (int64_t)per * vl, vl } };
+				tp[nt++] = &B->paths[idx[l]];
 			}
 		}
 	}
+	if (nt) ret = aln_trace_n(B->kind, nt, tin, tp);
 	return ret;
 }
 #endif

@@ -18,52 +18,92 @@ static inline int64_t i64min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t i64max(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* Rule (b) needs only deltas: D(i, j - 1) = D(i, j) - dh(i, j) and D(i - 1, j - 1) =
- * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. Each step's loads depend on
- * the last decision, so the addressing is incremental and the next column is prefetched. */
+ * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. Each step's loads hang on
+ * the last decision, so several tracebacks advance in turn (their loads overlap), with
+ * incremental addressing. */
+typedef struct {
+	const char *a, *b;
+	int64_t i, j, n, w;   /* cell, ops so far, offset of row i's word in the column */
+	const uint64_t *col;  /* column j's words */
+	int sh;               /* row i's bit */
+	uint8_t *ops;         /* reversed */
+} trace_t;
+
+static rk_status_t trace_emit(trace_t *t, aln_path_t *path)
+{
+	while (t->j > 0) t->ops[t->n++] = ALN_D, t->j--;
+	while (t->i > 0) t->ops[t->n++] = ALN_I, t->i--;
+	rk_status_t st = RK_OK;
+	for (int64_t q = t->n - 1; q >= 0 && !st;) {   /* runs, read backwards */
+		int64_t e = q;
+		while (e > 0 && t->ops[e - 1] == t->ops[q]) e--;
+		st = aln_path_push(path, t->ops[q], q - e + 1);
+		q = e - 1;
+	}
+	return st;
+}
+
+rk_status_t aln_trace_n(int kind, int n, const aln_trace_in_t *in, aln_path_t *const *paths)
+{
+	trace_t t[16];
+	int64_t room = 0;
+	for (int l = 0; l < n; l++) room += in[l].la + in[l].lb + 1;
+	uint8_t *buf = malloc((size_t)room);
+	if (!buf) { rk_set_error("out of memory for a traceback"); return RK_ERES; }
+	uint8_t *o = buf;
+	int live = 0;
+	for (int l = 0; l < n; l++) {
+		const aln_trace_in_t *q = &in[l];
+		t[l] = (trace_t){ q->a, q->b, q->la, q->lb, 0, ((q->la - 1) >> 6) * q->c.ws, q->c.st + (q->lb - 1) * q->c.cs,
+		                  (int)((q->la - 1) & 63), o };
+		o += q->la + q->lb + 1;
+		live += q->la > 0 && q->lb > 0;
+	}
+	while (live) {
+		for (int l = 0; l < n; l++) {
+			trace_t *x = &t[l];
+			if (x->i <= 0 || x->j <= 0) continue;
+			const int64_t cs = in[l].c.cs, ws = in[l].c.ws, ps = in[l].c.ps;
+			const uint64_t *col = x->col;
+			int64_t w = x->w;
+			int sh = x->sh, op, up, left;
+			if (kind == ALN_LEV) {
+				int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
+				if (dh == 1) op = ALN_D;
+				else if (x->a[x->i - 1] == x->b[x->j - 1]) op = ALN_EQ;
+				else {
+					int dv = x->j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
+					op = dh + dv == 1 ? ALN_X : ALN_I;
+				}
+			} else {
+				op = !(col[w + ps] >> sh & 1) ? ALN_D : x->a[x->i - 1] == x->b[x->j - 1] ? ALN_M : ALN_I;
+			}
+			x->ops[x->n++] = (uint8_t)op;
+			up = op != ALN_D;
+			left = op != ALN_I;
+			if (up) {
+				x->i--;
+				if (--x->sh < 0) { x->sh = 63; x->w -= ws; }
+			}
+			if (left) {
+				x->j--;
+				x->col -= cs;
+				__builtin_prefetch(x->col - cs + x->w);
+			}
+			live -= x->i <= 0 || x->j <= 0;
+		}
+	}
+	rk_status_t st = RK_OK;
+	for (int l = 0; l < n && !st; l++) st = trace_emit(&t[l], paths[l]);
+	free(buf);
+	return st;
+}
+
 rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
                       aln_path_t *path)
 {
-	uint8_t *ops = malloc((size_t)(la + lb + 1));
-	if (!ops) { rk_set_error("out of memory for a traceback"); return RK_ERES; }
-	int64_t n = 0, i = la, j = lb;
-	const int64_t cs = c->cs, ws = c->ws, ps = c->ps;
-	/* col: column j's words; w: row i's word in it; sh: row i's bit */
-	const uint64_t *col = c->st + (j - 1) * cs;
-	int64_t w = ((i - 1) >> 6) * ws;
-	int sh = (int)((i - 1) & 63);
-#define UP() do { i--; if (--sh < 0) { sh = 63; w -= ws; } } while (0)
-#define LEFT() do { j--; col -= cs; __builtin_prefetch(col - cs + w); } while (0)
-	if (kind == ALN_LEV) {
-		while (i > 0 && j > 0) {
-			int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
-			if (dh == 1) { ops[n++] = ALN_D; LEFT(); continue; }
-			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_EQ; UP(); LEFT(); continue; }
-			int dv = j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
-			if (dh + dv == 1) { ops[n++] = ALN_X; UP(); LEFT(); continue; }
-			ops[n++] = ALN_I;
-			UP();
-		}
-	} else {
-		while (i > 0 && j > 0) {
-			if (!(col[w + ps] >> sh & 1)) { ops[n++] = ALN_D; LEFT(); continue; }
-			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_M; UP(); LEFT(); continue; }
-			ops[n++] = ALN_I;
-			UP();
-		}
-	}
-#undef UP
-#undef LEFT
-	while (j > 0) ops[n++] = ALN_D, j--;
-	while (i > 0) ops[n++] = ALN_I, i--;
-	rk_status_t st = RK_OK;
-	for (int64_t q = n - 1; q >= 0 && !st;) {   /* runs, read backwards */
-		int64_t e = q;
-		while (e > 0 && ops[e - 1] == ops[q]) e--;
-		st = aln_path_push(path, ops[q], q - e + 1);
-		q = e - 1;
-	}
-	free(ops);
-	return st;
+	aln_trace_in_t in = { a, b, la, lb, *c };
+	return aln_trace_n(kind, 1, &in, &path);
 }
 
 rk_status_t aln_base(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, aln_path_t *path,
