@@ -84,13 +84,13 @@ static inline int64_t dt_replay(const uint64_t *run, int64_t n, const char *a, i
 	return lcs ? m : c;
 }
 
-/* SIMD levels to test: 0 and whatever the CPU has of 2 and 3 */
+/* SIMD levels to test: 0 and whatever the CPU has of 2, 3 and 4 */
 static inline int dt_levels(int *lv, int best)
 {
 	int n = 0;
 	lv[n++] = 0;
-	if (best >= 2) lv[n++] = 2;
-	if (best >= 3) lv[n++] = 3;
+	for (int l = 2; l <= 4; l++)
+		if (best >= l) lv[n++] = l;
 	return n;
 }
 /* All records of a plain FASTA file, normalized (upper case, U -> T, whitespace dropped).

@@ -6,7 +6,7 @@
 #include "naive_dp.h"
 #include "algo/lcs.h"
 
-static int lv[3], nlv;
+static int lv[4], nlv;
 static int64_t n_checked;
 
 static char *cigar_of(const aln_path_t *p)
@@ -159,7 +159,7 @@ static void test_random(long n)
 			aln_path_t *paths = calloc((size_t)n, sizeof(aln_path_t));
 			CHECK(lcs_batch(&o, pr, n, len, paths) == RK_OK, "batch rc");
 			for (long i = 0; i < n; i++) {
-				char what[48];
+				char what[80];
 				snprintf(what, sizeof what, "batch level %d threads %d case %ld", lv[l], th, i);
 				check_path(pr[i].a, pr[i].la, pr[i].b, pr[i].lb, want[i], wc[i], &paths[i], len[i], what);
 				aln_path_free(&paths[i]);

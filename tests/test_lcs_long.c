@@ -7,7 +7,7 @@
 #include "naive_dp.h"
 #include "algo/lcs.h"
 
-static int lv[3], nlv;
+static int lv[4], nlv;
 
 /* Length by the textbook bit-vector recurrence, one column at a time with a 128-bit add. */
 static int64_t plain_lcs(const char *a, int64_t la, const char *b, int64_t lb)

@@ -6,7 +6,7 @@
 #include "naive_dp.h"
 #include "algo/lev.h"
 
-static int lv[3], nlv;
+static int lv[4], nlv;
 static int64_t n_checked;
 
 static char *cigar_of(const aln_path_t *p)

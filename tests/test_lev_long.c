@@ -17,7 +17,7 @@ int main(void)
 	return 77;
 }
 #else
-static int lv[3], nlv;
+static int lv[4], nlv;
 
 static int64_t edlib_dist(const char *a, int64_t la, const char *b, int64_t lb)
 {

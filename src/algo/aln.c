@@ -72,7 +72,7 @@ int aln_simd_level(int want)
 #if defined(__x86_64__) && defined(__GNUC__)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"))
-		best = 3;
+		best = __builtin_cpu_supports("avx512vbmi2") ? 4 : 3;
 	else if (__builtin_cpu_supports("avx2"))
 		best = 2;
 #endif
@@ -83,13 +83,59 @@ int aln_simd_level(int want)
 
 const char *aln_simd_name(int level)
 {
-	return level >= 3 ? "avx512" : level == 2 ? "avx2" : "scalar";
+	return level >= 4 ? "avx512vbmi2" : level == 3 ? "avx512" : level == 2 ? "avx2" : "scalar";
 }
 
 void aln_prep_free(aln_prep_t *p)
 {
-	free(p->peq); free(p->bc); free(p->plane); free(p->bmask);
+	free(p->peq); free(p->plane);
+	if (!p->view) { free(p->bc); free(p->bmask); }
 	memset(p, 0, sizeof *p);
+}
+
+/* A's rows: Peq and (SIMD) code planes under p's code map */
+static rk_status_t prep_rows(aln_prep_t *p, const uint8_t *ua, int64_t la, int rev_a)
+{
+	const int n = p->nsym;
+	p->la = la;
+	p->nw = (la + 63) / 64;
+	p->peq = calloc((size_t)(n + 1) * (size_t)(p->nw ? p->nw : 1), sizeof(uint64_t));
+	if (!p->peq) return RK_ERES;
+	if (p->simd > 0) {
+		p->nwp = (p->nw + 15) / 16 * 16 + 16;  /* lanes of the last vector read past nw */
+		p->plane = calloc((size_t)p->nb * (size_t)p->nwp, sizeof(uint64_t));
+		if (!p->plane) return RK_ERES;
+	}
+	uint8_t cx[64];
+	for (int64_t w = 0; w < p->nw; w++) {   /* A's codes 64 at a time, one compare per symbol */
+		int m = la - 64 * w < 64 ? (int)(la - 64 * w) : 64;
+		for (int r = 0; r < m; r++) cx[r] = p->code[ua[rev_a ? la - 1 - (64 * w + r) : 64 * w + r]];
+		for (int c = 0; c < n; c++) p->peq[(int64_t)c * p->nw + w] = aln_bits_eq(cx, m, (uint8_t)c);
+		for (int k = 0; k < (p->simd > 0 ? p->nb : 0); k++) p->plane[k * p->nwp + w] = aln_bits_bit(cx, m, k);
+	}
+	return RK_OK;
+}
+
+rk_status_t aln_prep_view(aln_prep_t *p, const aln_prep_t *g, int64_t b0, int64_t lb, const char *a, int64_t la,
+                          int rev_a)
+{
+	memset(p, 0, sizeof *p);
+	memcpy(p->code, g->code, sizeof p->code);
+	p->nsym = g->nsym;
+	p->nb = g->nb;
+	p->simd = g->simd;
+	p->view = 1;
+	p->lb = lb;
+	p->bc = g->bc + b0;
+	p->bms = g->bms;
+	/* column j of the view is column b0 + j of g; reads past the view stay inside g's arrays */
+	p->bmask = g->bmask ? g->bmask + (g->lb - b0 - lb) : 0;
+	if (prep_rows(p, (const uint8_t *)a, la, rev_a)) {
+		aln_prep_free(p);
+		rk_set_error("out of memory preparing a %lld x %lld alignment", (long long)la, (long long)lb);
+		return RK_ERES;
+	}
+	return RK_OK;
 }
 
 rk_status_t aln_prep_init(aln_prep_t *p, const char *a, int64_t la, int rev_a, const char *b, int64_t lb,
@@ -103,19 +149,10 @@ rk_status_t aln_prep_init(aln_prep_t *p, const char *a, int64_t la, int rev_a, c
 	for (int c = 0; c < 256; c++) if (seen[c]) p->code[c] = (uint8_t)n++;
 	p->nsym = n;
 	for (int c = 0; c < 256; c++) if (!seen[c]) p->code[c] = (uint8_t)(n < 256 ? n : 0);
-	p->la = la;
 	p->lb = lb;
-	p->nw = (la + 63) / 64;
 	p->simd = simd;
-	p->peq = calloc((size_t)(n + 1) * (size_t)(p->nw ? p->nw : 1), sizeof(uint64_t));
 	p->bc = malloc((size_t)(lb ? lb : 1));
-	if (!p->peq || !p->bc) goto oom;
-	uint8_t cx[64];
-	for (int64_t w = 0; w < p->nw; w++) {   /* A's codes 64 at a time, one compare per symbol */
-		int m = la - 64 * w < 64 ? (int)(la - 64 * w) : 64;
-		for (int r = 0; r < m; r++) cx[r] = p->code[ua[rev_a ? la - 1 - (64 * w + r) : 64 * w + r]];
-		for (int c = 0; c < n; c++) p->peq[(int64_t)c * p->nw + w] = aln_bits_eq(cx, m, (uint8_t)c);
-	}
+	if (!p->bc) goto oom;
 	int absent = 0;  /* does B have a symbol that A lacks? (needs its own code in the planes) */
 	for (int64_t j = 0; j < lb; j++) {
 		uint8_t s = ub[rev_b ? lb - 1 - j : j];
@@ -126,20 +163,18 @@ rk_status_t aln_prep_init(aln_prep_t *p, const char *a, int64_t la, int rev_a, c
 		int vals = n + absent, nb = 1;
 		while ((1 << nb) < vals) nb++;
 		p->nb = nb;
-		p->nwp = (p->nw + 15) / 16 * 16 + 16;  /* lanes of the last vector read past nw */
-		p->plane = calloc((size_t)nb * (size_t)p->nwp, sizeof(uint64_t));
 		p->bms = lb + 2 * ALN_PAD;
 		p->bmask = calloc((size_t)nb * (size_t)p->bms, 1);
-		if (!p->plane || !p->bmask) goto oom;
-		for (int64_t w = 0; w < p->nw; w++) {
-			int m = la - 64 * w < 64 ? (int)(la - 64 * w) : 64;
-			for (int r = 0; r < m; r++) cx[r] = p->code[ua[rev_a ? la - 1 - (64 * w + r) : 64 * w + r]];
-			for (int k = 0; k < nb; k++) p->plane[k * p->nwp + w] = aln_bits_bit(cx, m, k);
+		if (!p->bmask) goto oom;
+		/* B's codes backwards, then one plane at a time: a loop the compiler vectorizes */
+		uint8_t *rv = p->bmask + (nb - 1) * p->bms + ALN_PAD;   /* scratch: the last plane's row */
+		for (int64_t j = 0; j < lb; j++) rv[lb - 1 - j] = p->bc[j];
+		for (int k = 0; k < nb; k++) {
+			uint8_t *o = p->bmask + k * p->bms + ALN_PAD;
+			for (int64_t q = 0; q < lb; q++) o[q] = (uint8_t)(0 - (rv[q] >> k & 1));
 		}
-		for (int64_t j = 0; j < lb; j++)
-			for (int k = 0; k < nb; k++)
-				p->bmask[k * p->bms + ALN_PAD + (lb - 1 - j)] = (uint8_t)(p->bc[j] >> k & 1 ? 0xff : 0);
 	}
+	if (prep_rows(p, ua, la, rev_a)) goto oom;
 	return RK_OK;
 oom:
 	aln_prep_free(p);

@@ -51,9 +51,9 @@ int64_t aln_path_cigar(const aln_path_t *p, char *buf, int64_t size);
 /* Symbols of A and of B the path consumes (0 and 0 for an empty path). */
 void aln_path_span(const aln_path_t *p, int64_t *la, int64_t *lb);
 
-/* SIMD level of the kernels: 0 scalar, 2 AVX2, 3 AVX-512 (F, BW, DQ). RKTLCS_SIMD=N in the
- * environment forces a lower level (tests), as for the other modes. want < 0: the best;
- * else min(want, the best). */
+/* SIMD level of the kernels: 0 scalar, 2 AVX2, 3 AVX-512 (F, BW, DQ), 4 the same with VBMI2
+ * (funnel shifts). RKTLCS_SIMD=N in the environment forces a lower level (tests), as for the
+ * other modes. want < 0: the best; else min(want, the best). */
 int aln_simd_level(int want);
 const char *aln_simd_name(int level);
 
@@ -71,8 +71,9 @@ typedef struct {
 	/* SIMD kernels only: code bit planes of A and per-plane byte masks of B read backwards */
 	int64_t nwp;          /* words per plane (nw rounded up, padded) */
 	uint64_t *plane;      /* plane[k * nwp + w]: bit r = bit k of the code of A[64 w + r] */
-	int64_t bms;          /* bytes per mask plane = lb + 2 ALN_PAD */
+	int64_t bms;          /* bytes per mask plane (lb + 2 ALN_PAD, or the viewed prep's) */
 	uint8_t *bmask;       /* bmask[k * bms + ALN_PAD + (lb - 1 - j)] = 0xff iff bit k of code(B[j]) */
+	int view;             /* bc and bmask belong to another prep (aln_prep_view) */
 } aln_prep_t;
 
 /* Prepare A = a[0, la) and B = b[0, lb); rev_a / rev_b read them backwards (the reverse
@@ -81,6 +82,13 @@ typedef struct {
 rk_status_t aln_prep_init(aln_prep_t *p, const char *a, int64_t la, int rev_a, const char *b, int64_t lb,
                           int rev_b, int simd);
 void aln_prep_free(aln_prep_t *p);
+
+/* A prep of a[0, la) (backwards with rev_a) against columns [b0, b0 + lb) of g's B, sharing
+ * g's B arrays and code map (A must only hold symbols of g's A): sub-problems of one pair
+ * (Hirschberg, a split across ranks) then prepare only their rows. g must outlive p; p is
+ * freed with aln_prep_free as usual. RK_ERES when out of memory. */
+rk_status_t aln_prep_view(aln_prep_t *p, const aln_prep_t *g, int64_t b0, int64_t lb, const char *a, int64_t la,
+                          int rev_a);
 
 
 #endif

@@ -27,6 +27,10 @@ typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_
 #include "algo/aln_vec.h"
 #include "algo/aln_bkern.h"
 #undef ALN_ISA
+#define ALN_ISA 4
+#include "algo/aln_vec.h"
+#include "algo/aln_bkern.h"
+#undef ALN_ISA
 #endif
 
 static const int nw_slot[9] = { 0, 0, 1, 2, 3, 4, 4, 5, 5 };   /* words -> instance (1 2 3 4 6 8) */
@@ -167,9 +171,13 @@ retry:
 		}
 	}
 	const int nb = A->nb, nbs = nb == 2 ? 1 : nb == 3 ? 2 : 0;
-	bkern_fn f = vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
+	bkern_fn f = B->simd >= 4 ? bkern_tab_avx512v[B->kind][slot][nbs]
+	           : vl == 8 ? bkern_tab_avx512[B->kind][slot][nbs] : bkern_tab_avx2[B->kind][slot][nbs];
 	f(nb, ncol, lbl, pl, bpl, B->paths ? st : 0, fin);
 	rk_status_t ret = RK_OK;
+	aln_trace_in_t tin[8];
+	aln_path_t *tp[8];
+	int nt = 0;
 	for (int l = 0; l < n; l++) {
 		const aln_pair_t *q = &p[idx[l]];
 		int64_t la = q->la, c = 0;
@@ -185,15 +193,14 @@ retry:
 		if (B->k >= 0 && cost > B->k) cost = -1;
 		B->cost[idx[l]] = cost;
 		if (B->paths) {
-			aln_path_t *pp = &B->paths[idx[l]];
-			pp->n = 0;
+			B->paths[idx[l]].n = 0;
 			if (cost >= 0) {
-				aln_cols_t cols = { st + l, (int64_t)NW * per * vl, (int64_t)per * vl, vl };
-				rk_status_t s = aln_trace(B->kind, q->a, la, q->b, q->lb, &cols, pp);
-				if (s) ret = s;
+				tin[nt] = (aln_trace_in_t){ q->a, q->b, la, q->lb, { st + l, (int64_t)NW * per * vl, (int64_t)per * vl, vl } };
+				tp[nt++] = &B->paths[idx[l]];
 			}
 		}
 	}
+	if (nt) ret = aln_trace_n(B->kind, nt, tin, tp);
 	return ret;
 }
 #endif

@@ -18,7 +18,6 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 	}
 	int64_t lbmin = lbl[0];
 	for (int l = 1; l < VL; l++) if (lbl[l] < lbmin) lbmin = lbl[l];
-	const V one = V_SET1(1);
 	V Bk[8] = { V_ZERO };
 	for (int64_t j = 0; j < ncol; j++) {
 		V Mk[8] = { V_ZERO };
@@ -31,7 +30,8 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 		V o0[8], o1[8];
 		#pragma GCC unroll 8
 		for (int w = 0; w < NW; w++) o0[w] = S0[w], o1[w] = S1[w];
-		V h1 = KIND == ALN_LEV ? one : V_ZERO, h2 = V_ZERO;   /* lev: hp, hm; lcs: carry */
+		/* lev: raw Ph/Mh of the word above (bit 63; the top edge is +1); lcs: the carry (bit 0) */
+		V h1 = KIND == ALN_LEV ? V_SET1(1ull << 63) : V_ZERO, h2 = V_ZERO, h2b = V_ZERO;
 		V R0[8], R1[8];   /* raw horizontal outputs, kept for tracebacks */
 		#pragma GCC unroll 8
 		for (int w = 0; w < NW; w++) {
@@ -40,18 +40,19 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 			if (KIND == ALN_LEV) {
 				V pv = S0[w], mv = S1[w];
 				V Xv = V_TL(X, mv, mv, F_NOT_OR);
-				V Eq = V_TL(X, h2, h2, F_NOT_OR);
+				V Eq = V_TL(X, h2b, h2b, F_NOT_OR);
 				V S = V_ADD(Eq & pv, pv);
 				V Xh = V_TL(S, pv, Eq, F_XH);
 				V Ph = V_TL(mv, Xh, pv, F_OR_NOR);
 				V Mh = pv & Xh;
 				R0[w] = Ph;
 				R1[w] = Mh;
-				V Ph2 = V_ADD(Ph, Ph) | h1, Mh2 = V_ADD(Mh, Mh) | h2;
+				V Ph2 = V_SHLD1(Ph, h1), Mh2 = V_SHLD1(Mh, h2);
 				S0[w] = V_TL(Mh2, Xv, Ph2, F_OR_NOR);
 				S1[w] = Ph2 & Xv;
-				h1 = V_SRL(Ph, 63);
-				h2 = V_SRL(Mh, 63);
+				h1 = Ph;
+				h2 = Mh;
+				h2b = V_SRL(Mh, 63);
 			} else {
 				V v = S0[w];
 				V U = V_TL(v, X, X, F_ANDNOT);

@@ -93,6 +93,13 @@ typedef struct {
 } aln_cols_t;
 rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
                       aln_path_t *path);
+/* n (<= 16) tracebacks at once, taking steps in turn (their loads overlap) */
+typedef struct {
+	const char *a, *b;
+	int64_t la, lb;
+	aln_cols_t c;
+} aln_trace_in_t;
+rk_status_t aln_trace_n(int kind, int n, const aln_trace_in_t *in, aln_path_t *const *paths);
 
 /* population count without a libgcc call where POPCNT is not enabled */
 static inline int aln_pop64(uint64_t x)

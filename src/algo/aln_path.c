@@ -18,85 +18,131 @@ static inline int64_t i64min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t i64max(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* Rule (b) needs only deltas: D(i, j - 1) = D(i, j) - dh(i, j) and D(i - 1, j - 1) =
- * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. Each step's loads depend on
- * the last decision, so the addressing is incremental and the next column is prefetched. */
-rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
-                      aln_path_t *path)
+ * D(i, j - 1) - dv(i, j - 1), so the value itself is never needed. Each step's loads hang on
+ * the last decision, so several tracebacks advance in turn (their loads overlap), with
+ * incremental addressing. */
+typedef struct {
+	const char *a, *b;
+	int64_t i, j, n, w;   /* cell, ops so far, offset of row i's word in the column */
+	const uint64_t *col;  /* column j's words */
+	int sh;               /* row i's bit */
+	uint8_t *ops;         /* reversed */
+} trace_t;
+
+static rk_status_t trace_emit(trace_t *t, aln_path_t *path)
 {
-	uint8_t *ops = malloc((size_t)(la + lb + 1));
-	if (!ops) { rk_set_error("out of memory for a traceback"); return RK_ERES; }
-	int64_t n = 0, i = la, j = lb;
-	const int64_t cs = c->cs, ws = c->ws, ps = c->ps;
-	/* col: column j's words; w: row i's word in it; sh: row i's bit */
-	const uint64_t *col = c->st + (j - 1) * cs;
-	int64_t w = ((i - 1) >> 6) * ws;
-	int sh = (int)((i - 1) & 63);
-#define UP() do { i--; if (--sh < 0) { sh = 63; w -= ws; } } while (0)
-#define LEFT() do { j--; col -= cs; __builtin_prefetch(col - cs + w); } while (0)
-	if (kind == ALN_LEV) {
-		while (i > 0 && j > 0) {
-			int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
-			if (dh == 1) { ops[n++] = ALN_D; LEFT(); continue; }
-			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_EQ; UP(); LEFT(); continue; }
-			int dv = j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
-			if (dh + dv == 1) { ops[n++] = ALN_X; UP(); LEFT(); continue; }
-			ops[n++] = ALN_I;
-			UP();
-		}
-	} else {
-		while (i > 0 && j > 0) {
-			if (!(col[w + ps] >> sh & 1)) { ops[n++] = ALN_D; LEFT(); continue; }
-			if (a[i - 1] == b[j - 1]) { ops[n++] = ALN_M; UP(); LEFT(); continue; }
-			ops[n++] = ALN_I;
-			UP();
-		}
-	}
-#undef UP
-#undef LEFT
-	while (j > 0) ops[n++] = ALN_D, j--;
-	while (i > 0) ops[n++] = ALN_I, i--;
+	while (t->j > 0) t->ops[t->n++] = ALN_D, t->j--;
+	while (t->i > 0) t->ops[t->n++] = ALN_I, t->i--;
 	rk_status_t st = RK_OK;
-	for (int64_t q = n - 1; q >= 0 && !st;) {   /* runs, read backwards */
+	for (int64_t q = t->n - 1; q >= 0 && !st;) {   /* runs, read backwards */
 		int64_t e = q;
-		while (e > 0 && ops[e - 1] == ops[q]) e--;
-		st = aln_path_push(path, ops[q], q - e + 1);
+		while (e > 0 && t->ops[e - 1] == t->ops[q]) e--;
+		st = aln_path_push(path, t->ops[q], q - e + 1);
 		q = e - 1;
 	}
-	free(ops);
 	return st;
 }
 
-rk_status_t aln_base(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, aln_path_t *path,
-                     int64_t *cost)
+rk_status_t aln_trace_n(int kind, int n, const aln_trace_in_t *in, aln_path_t *const *paths)
+{
+	trace_t t[16];
+	int64_t room = 0;
+	for (int l = 0; l < n; l++) room += in[l].la + in[l].lb + 1;
+	uint8_t *buf = malloc((size_t)room);
+	if (!buf) { rk_set_error("out of memory for a traceback"); return RK_ERES; }
+	uint8_t *o = buf;
+	int live = 0;
+	for (int l = 0; l < n; l++) {
+		const aln_trace_in_t *q = &in[l];
+		t[l] = (trace_t){ q->a, q->b, q->la, q->lb, 0, ((q->la - 1) >> 6) * q->c.ws, q->c.st + (q->lb - 1) * q->c.cs,
+		                  (int)((q->la - 1) & 63), o };
+		o += q->la + q->lb + 1;
+		live += q->la > 0 && q->lb > 0;
+	}
+	while (live) {
+		for (int l = 0; l < n; l++) {
+			trace_t *x = &t[l];
+			if (x->i <= 0 || x->j <= 0) continue;
+			const int64_t cs = in[l].c.cs, ws = in[l].c.ws, ps = in[l].c.ps;
+			const uint64_t *col = x->col;
+			int64_t w = x->w;
+			int sh = x->sh, op, up, left;
+			if (kind == ALN_LEV) {
+				int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
+				if (dh == 1) op = ALN_D;
+				else if (x->a[x->i - 1] == x->b[x->j - 1]) op = ALN_EQ;
+				else {
+					int dv = x->j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
+					op = dh + dv == 1 ? ALN_X : ALN_I;
+				}
+			} else {
+				op = !(col[w + ps] >> sh & 1) ? ALN_D : x->a[x->i - 1] == x->b[x->j - 1] ? ALN_M : ALN_I;
+			}
+			x->ops[x->n++] = (uint8_t)op;
+			up = op != ALN_D;
+			left = op != ALN_I;
+			if (up) {
+				x->i--;
+				if (--x->sh < 0) { x->sh = 63; x->w -= ws; }
+			}
+			if (left) {
+				x->j--;
+				x->col -= cs;
+				__builtin_prefetch(x->col - cs + x->w);
+			}
+			live -= x->i <= 0 || x->j <= 0;
+		}
+	}
+	rk_status_t st = RK_OK;
+	for (int l = 0; l < n && !st; l++) st = trace_emit(&t[l], paths[l]);
+	free(buf);
+	return st;
+}
+
+rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_t lb, const aln_cols_t *c,
+                      aln_path_t *path)
+{
+	aln_trace_in_t in = { a, b, la, lb, *c };
+	return aln_trace_n(kind, 1, &in, &path);
+}
+
+/* full DP and traceback on a prepared pair (B of p is b[0, lb)) */
+static rk_status_t base_prep(const aln_kind_t *K, const aln_prep_t *p, const char *a, const char *b, aln_path_t *path,
+                             int64_t *cost)
 {
 	const int kind = K->kind;
-	if (la == 0 || lb == 0) {
-		*cost = la + lb;
-		return aln_path_push(path, la ? ALN_I : ALN_D, la + lb);
-	}
-	aln_prep_t p;
-	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, 0);
-	if (st) return st;
-	const int64_t per = kind == ALN_LEV ? 4 : 2;
-	uint64_t *cols = malloc((size_t)(lb * p.nw * per) * sizeof(uint64_t));
+	const int64_t la = p->la, lb = p->lb, per = kind == ALN_LEV ? 4 : 2;
+	uint64_t *cols = malloc((size_t)(lb * p->nw * per) * sizeof(uint64_t));
 	if (!cols) {
-		aln_prep_free(&p);
 		rk_set_error("out of memory for a %lld x %lld traceback", (long long)la, (long long)lb);
 		return RK_ERES;
 	}
-	aln_cols_t c = { cols, p.nw * per, per, 1 };
-	const uint64_t *last = cols + (lb - 1) * p.nw * per;
+	aln_cols_t c = { cols, p->nw * per, per, 1 };
+	const uint64_t *last = cols + (lb - 1) * p->nw * per;
 	int64_t sum = 0;  /* lev: vertical deltas of the last column; lcs: its lcs */
-	K->full_cols(&p, cols);
-	for (int64_t w = 0; w < p.nw; w++) {
+	K->full_cols(p, cols);
+	for (int64_t w = 0; w < p->nw; w++) {
 		int r = la - 64 * w >= 64 ? 64 : (int)(la - 64 * w);
 		uint64_t m = r == 64 ? ~0ull : (1ull << r) - 1;
 		if (kind == ALN_LEV) sum += aln_pop64(last[w * per] & m) - aln_pop64(last[w * per + 1] & m);
 		else sum += r - aln_pop64(last[w * per] & m);
 	}
 	*cost = kind == ALN_LEV ? lb + sum : la + lb - 2 * sum;
-	st = aln_trace(kind, a, la, b, lb, &c, path);
+	rk_status_t st = aln_trace(kind, a, la, b, lb, &c, path);
 	free(cols);
+	return st;
+}
+
+rk_status_t aln_base(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, aln_path_t *path,
+                     int64_t *cost)
+{
+	if (la == 0 || lb == 0) {
+		*cost = la + lb;
+		return aln_path_push(path, la ? ALN_I : ALN_D, la + lb);
+	}
+	aln_prep_t p;
+	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, 0);
+	if (!st) st = base_prep(K, &p, a, b, path, cost);
 	aln_prep_free(&p);
 	return st;
 }
@@ -104,6 +150,9 @@ rk_status_t aln_base(const aln_kind_t *K, const char *a, int64_t la, const char 
 typedef struct {
 	const aln_kind_t *K;
 	int kind, simd, par;
+	/* B prepared once, forwards and backwards; sub-problems take views of it (NULL: none) */
+	const aln_prep_t *G, *Gr;
+	const char *b0;
 } hctx_t;
 
 typedef struct {
@@ -154,11 +203,20 @@ static void cross_scan(int kind, const aln_edge_t *F, const aln_edge_t *B, int64
 static rk_status_t hirsch_rec(const hctx_t *h, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
                               aln_path_t *out, int64_t *got);
 
+/* the pair's prep for a sub-problem: a view of the prepared B when there is one */
+static rk_status_t sub_prep(const hctx_t *h, aln_prep_t *p, const char *a, int64_t la, int rev, const char *b,
+                            int64_t lb)
+{
+	if (!h->G) return aln_prep_init(p, a, la, rev, b, lb, rev, h->simd);
+	int64_t g0 = b - h->b0;
+	return rev ? aln_prep_view(p, h->Gr, h->G->lb - g0 - lb, lb, a, la, 1) : aln_prep_view(p, h->G, g0, lb, a, la, 0);
+}
+
 static rk_status_t half_sweep(const hctx_t *h, const char *a, int64_t la, int rev, const char *b, int64_t lb,
                               int64_t k, int64_t la_end, int64_t lb_end, aln_edge_t *e)
 {
 	aln_prep_t p;
-	rk_status_t st = aln_prep_init(&p, a, la, rev, b, lb, rev, h->simd);
+	rk_status_t st = sub_prep(h, &p, a, la, rev, b, lb);
 	if (st) return st;
 	aln_sweep_opt_t o = { .K = h->K, .simd = h->simd, .n_threads = 1, .k = k, .w = 0,
 	                      .la_end = la_end, .lb_end = lb_end };
@@ -175,7 +233,14 @@ static rk_status_t hirsch_rec(const hctx_t *h, const char *a, int64_t la, const 
 	if (la == 0 || lb == 0 || la <= 64 || la * lb <= BASE_CELLS) {
 		aln_path_t tmp = { 0 };
 		int64_t c;
-		rk_status_t st = aln_base(h->K, a, la, b, lb, &tmp, &c);
+		rk_status_t st;
+		if (la == 0 || lb == 0 || !h->G) st = aln_base(h->K, a, la, b, lb, &tmp, &c);
+		else {
+			aln_prep_t p;
+			st = sub_prep(h, &p, a, la, 0, b, lb);
+			if (!st) st = base_prep(h->K, &p, a, b, &tmp, &c);
+			aln_prep_free(&p);
+		}
 		if (!st && (k < 0 || c <= k)) {
 			st = aln_path_cat(out, &tmp);
 			*got = c;
@@ -239,30 +304,40 @@ rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const cha
 {
 	const int kind = K->kind;
 	/* threads only where there is enough work to share */
-	hctx_t h = { K, kind, simd, n_threads > 1 && (double)la * (double)lb >= TASK_CELLS };
+	hctx_t h = { K, kind, simd, n_threads > 1 && (double)la * (double)lb >= TASK_CELLS, 0, 0, b };
 	int64_t k = bound;
 	*got = -1;
 	if (k >= 0 && (la > lb ? la - lb : lb - la) > k) return RK_OK;
-	if (k < 0 && la > 64 && la * lb > BASE_CELLS) {
-		/* an upper bound prunes the first split; dissimilar pairs gain nothing from it */
-		aln_prep_t p;
-		rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
-		if (st) return st;
-		aln_sweep_opt_t o = { .K = K, .simd = simd, .n_threads = n_threads, .k = -1, .w = 256,
-		                      .la_end = la, .lb_end = lb };
-		int64_t ub;
-		st = aln_sweep(&p, &o, 0, &ub);
-		aln_prep_free(&p);
-		if (st) return st;
-		if ((double)ub * (double)i64min(la, lb) < 0.5 * (double)la * (double)lb) k = ub;
-	}
+	aln_prep_t G, Gr;
 	rk_status_t st = RK_OK;
-	if (h.par) {
-		#pragma omp parallel num_threads(n_threads)
-		#pragma omp single
-		st = hirsch_rec(&h, a, la, b, lb, k, path, got);
-	} else {
-		st = hirsch_rec(&h, a, la, b, lb, k, path, got);
+	if (la > 64 && la * lb > BASE_CELLS) {
+		st = aln_prep_init(&G, a, la, 0, b, lb, 0, simd);
+		if (st) return st;
+		st = aln_prep_init(&Gr, a, la, 1, b, lb, 1, simd);
+		if (st) { aln_prep_free(&G); return st; }
+		h.G = &G;
+		h.Gr = &Gr;
+		if (k < 0) {
+			/* an upper bound prunes the first split; dissimilar pairs gain nothing from it */
+			aln_sweep_opt_t o = { .K = K, .simd = simd, .n_threads = n_threads, .k = -1, .w = 256,
+			                      .la_end = la, .lb_end = lb };
+			int64_t ub;
+			st = aln_sweep(&G, &o, 0, &ub);
+			if (!st && (double)ub * (double)i64min(la, lb) < 0.5 * (double)la * (double)lb) k = ub;
+		}
+	}
+	if (!st) {
+		if (h.par) {
+			#pragma omp parallel num_threads(n_threads)
+			#pragma omp single
+			st = hirsch_rec(&h, a, la, b, lb, k, path, got);
+		} else {
+			st = hirsch_rec(&h, a, la, b, lb, k, path, got);
+		}
+	}
+	if (h.G) {
+		aln_prep_free(&G);
+		aln_prep_free(&Gr);
 	}
 	if (!st && bound >= 0 && *got > bound) *got = -1;
 	return st;

@@ -1,5 +1,6 @@
 /* Vector vocabulary of the SIMD kernels, included once per instruction set by the kernel
- * files: define ALN_ISA to 2 (AVX2, 4 lanes) or 3 (AVX-512, 8 lanes) first. Lanes are 64-bit
+ * files: define ALN_ISA to 2 (AVX2, 4 lanes), 3 (AVX-512, 8 lanes) or 4 (AVX-512 with VBMI2's
+ * funnel shift) first. Lanes are 64-bit
  * words. Three-input logic is written once as a macro F(a, b, c) of C operators: AVX-512
  * evaluates it on the ternlog truth-table constants, AVX2 on GCC vector operands. */
 #undef SX
@@ -21,10 +22,18 @@
 #undef V_BLEND
 #undef V_LANEBIT
 #undef V_SRA63
+#undef V_SHLD1
 
-#if ALN_ISA == 3
+#if ALN_ISA == 3 || ALN_ISA == 4
+#if ALN_ISA == 4
+#define SX avx512v
+#define SX_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi2")))
+#define V_SHLD1(a, b) _mm512_shldi_epi64(a, b, 1)
+#else
 #define SX avx512
 #define SX_ATTR __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl")))
+#define V_SHLD1(a, b) (V_ADD(a, a) | V_SRL(b, 63))
+#endif
 #define V __m512i
 #define VL 8
 #define V_LOAD(p) _mm512_loadu_si512((const void *)(p))
@@ -48,6 +57,7 @@
 #elif ALN_ISA == 2
 #define SX avx2
 #define SX_ATTR __attribute__((target("avx2")))
+#define V_SHLD1(a, b) (V_ADD(a, a) | V_SRL(b, 63))
 #define V __m256i
 #define VL 4
 #define V_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
@@ -58,7 +68,7 @@
 #define V_SRL(v, n) _mm256_srli_epi64(v, n)
 #define V_SLL(v, n) _mm256_slli_epi64(v, n)
 #define V_SLLN(v, n) _mm256_sll_epi64(v, _mm_cvtsi32_si128(n))
-#define V_EXP8(p) _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(*(const int32_t *)(const void *)(p)))
+#define V_EXP8(p) _mm256_cvtepi8_epi64(aln_load32(p))
 #define V_TL(a, b, c, F) ((__m256i)(F((a), (b), (c))))
 #define V_SHIFT_IN(v, s) _mm256_alignr_epi8(v, _mm256_permute2x128_si256(s, v, 0x21), 8)
 #define V_MSB(v) ((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(v)))
@@ -67,10 +77,17 @@
 #define V_LANEBIT(bits) _mm256_cmpgt_epi64(_mm256_and_si256(_mm256_set1_epi64x(bits), \
 	_mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256())
 #else
-#error "define ALN_ISA to 2 or 3"
+#error "define ALN_ISA to 2, 3 or 4"
 #endif
 
 #ifndef SX_FN
+/* 4 bytes from anywhere (no alignment) */
+static inline __m128i aln_load32(const void *p)
+{
+	int32_t x;
+	memcpy(&x, p, 4);
+	return _mm_cvtsi32_si128(x);
+}
 #define SX_CAT2(a, b) a##b
 #define SX_CAT(a, b) SX_CAT2(a, b)
 #define SX_FN(name) SX_CAT(name, SX)
@@ -87,3 +104,5 @@
 #define F_OR_AND(a, b, c) ((a) | ((b) & (c)))          /* s | (v & x) */
 #define F_XOR3(a, b, c) ((a) ^ (b) ^ (c))
 #endif
+/* V_SHLD1(a, b): a shifted up one bit, bit 63 of b coming in (a + a, as x << 1 runs on half
+ * the vector pipes of some cores) */

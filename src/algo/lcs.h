@@ -17,7 +17,7 @@
 typedef struct {
 	int path;        /* also compute the canonical path (linear memory) */
 	int n_threads;   /* threads for one long pair (batches parallelize over pairs); <= 0: OpenMP default */
-	int simd;        /* -1: best available; 0 scalar, 2 AVX2, 3 AVX-512 (testing); RKTLCS_SIMD also caps it */
+	int simd;        /* -1: best available; 0 scalar, 2 AVX2, 3 AVX-512, 4 AVX-512 + VBMI2 (testing); RKTLCS_SIMD also caps it */
 } lcs_opt_t;
 
 void lcs_opt_init(lcs_opt_t *o);

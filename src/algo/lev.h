@@ -18,7 +18,7 @@ typedef struct {
 	int64_t k;       /* -1: exact distance always; >= 0: only distances <= k are needed, larger ones are reported as -1 (fast, banded) */
 	int path;        /* also compute the canonical path (linear memory) */
 	int n_threads;   /* threads for one long pair (batches parallelize over pairs); <= 0: OpenMP default */
-	int simd;        /* -1: best available; 0 scalar, 2 AVX2, 3 AVX-512 (testing); RKTLCS_SIMD also caps it */
+	int simd;        /* -1: best available; 0 scalar, 2 AVX2, 3 AVX-512, 4 AVX-512 + VBMI2 (testing); RKTLCS_SIMD also caps it */
 } lev_opt_t;
 
 void lev_opt_init(lev_opt_t *o);

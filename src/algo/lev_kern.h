@@ -11,14 +11,14 @@
 
 /* One step of every lane: column c0 + t - l in lane l. Input: the lanes' bottoms of the last
  * step (BP, BM: raw, bit 63) and the top edge (EP, EM: bit 63 of lane VL-1); Eq from the code
- * planes P and B's masks; Myers' step word by word, the output of a word (bit 0 after the
- * shift) being the input of the next. oP/oM: raw output of word wo. */
+ * planes P and B's masks; Myers' step word by word, the raw Ph/Mh of a word (bit 63: its
+ * output) shifting into the next. oP/oM: raw output of word wo. */
 SX_ATTR static inline __attribute__((always_inline)) void SX_FN(lev_lstep_)(const int RW, const int NB, int nb,
 	V *Pv, V *Mv, V P[][8], const uint8_t *mk, int64_t bms, V *BP, V *BM, V EP, V EM, int wo, V *oP, V *oM)
 {
 	V Mk[8] = { V_ZERO };
 	for (int k = 0; k < (NB ? NB : nb); k++) Mk[k] = V_EXP8(mk + k * bms);
-	V h1 = V_SRL(V_SHIFT_IN(*BP, EP), 63), h2 = V_SRL(V_SHIFT_IN(*BM, EM), 63);
+	V r1 = V_SHIFT_IN(*BP, EP), r2 = V_SHIFT_IN(*BM, EM), h2 = V_SRL(r2, 63);
 	#pragma GCC unroll 4
 	for (int r = 0; r < RW; r++) {
 		V X = P[r][0] ^ Mk[0];
@@ -32,10 +32,11 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(lev_lstep_)(cons
 		V Mh = pv & Xh;
 		if (r == RW - 1) { *BP = Ph; *BM = Mh; }
 		if (r == wo) { *oP = Ph; *oM = Mh; }
-		V Ph2 = V_ADD(Ph, Ph) | h1, Mh2 = V_ADD(Mh, Mh) | h2;
+		V Ph2 = V_SHLD1(Ph, r1), Mh2 = V_SHLD1(Mh, r2);
 		Pv[r] = V_TL(Mh2, Xv, Ph2, F_OR_NOR);
 		Mv[r] = Ph2 & Xv;
-		h1 = V_SRL(Ph, 63);
+		r1 = Ph;
+		r2 = Mh;
 		h2 = V_SRL(Mh, 63);
 	}
 }

@@ -91,6 +91,10 @@ static void lev_slab_scalar(const aln_prep_t *p, int64_t r0, int64_t r1, int64_t
 #include "algo/aln_vec.h"
 #include "algo/lev_kern.h"
 #undef ALN_ISA
+#define ALN_ISA 4
+#include "algo/aln_vec.h"
+#include "algo/lev_kern.h"
+#undef ALN_ISA
 #endif
 
 void lev_slab(const aln_prep_t *p, int simd, int64_t r0, int64_t r1, int64_t c0, int64_t c1, uint64_t *hp,
@@ -105,6 +109,7 @@ void lev_slab(const aln_prep_t *p, int simd, int64_t r0, int64_t r1, int64_t c0,
 			int ob = r + nr == p->nw && (p->la & 63) ? (int)((p->la - 1) & 63) : 63;
 			uint64_t *x = pv + (r - r0), *y = mv + (r - r0);
 			if (nr < 3) lev_slab_scalar(p, r, r + nr, c0, c1, hp, hm, x, y);
+			else if (simd >= 4) lev_laneavx512v(p, r, nr, c0, c1, hp, hm, x, y, ob);
 			else if (simd >= 3) lev_laneavx512(p, r, nr, c0, c1, hp, hm, x, y, ob);
 			else lev_laneavx2(p, r, nr, c0, c1, hp, hm, x, y, ob);
 		}
