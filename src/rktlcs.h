@@ -79,7 +79,7 @@ void rk_common_init(rk_common_t *c);
 
 /* ---- debug and tuning switches: one place, read from the environment once by main()
  * (rk_tune_init); tests set the fields directly. None changes a result. ----
- *   RKTLCS_SIMD=0|2|3        CPU level: scalar, AVX2, AVX-512BW (default: the best available)
+ *   RKTLCS_SIMD=0|2|3|4      CPU level at most: scalar, AVX2, AVX-512, AVX-512+VBMI2 (default: the best)
  *   RKTLCS_SIMD_NOPOPCNT=1   hamming: no AVX-512 VPOPCNTDQ
  *   RKTLCS_GPU_CARVEOUT=P    Rkt-LCS GPU kernel: percent of L1 given to shared memory
  *   RKTLCS_FORCE_MPI=1       call MPI_Init even when not started by mpirun/srun

@@ -33,7 +33,7 @@ int rkt_simd_level(void)
 {
 #ifdef RKT_X86
 	__builtin_cpu_init();
-	if (rk_tune.simd >= 0) return rk_tune.simd;  /* forced (tests, benchmarks) */
+	if (rk_tune.simd >= 0) return rk_tune.simd > 3 ? 3 : rk_tune.simd;  /* forced (tests, benchmarks) */
 	if (__builtin_cpu_supports("avx512bw")) return 3;
 	if (__builtin_cpu_supports("avx2")) return 2;
 #endif
