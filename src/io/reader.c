@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <omp.h>
+#include <pthread.h>
 #include <htslib/bgzf.h>
 #include <htslib/hts.h>
 #include <htslib/hts_log.h>
@@ -22,8 +23,22 @@
 #define RIO_BUF (1 << 17)          /* bytes read from the stream at a time */
 #define RIO_MAX_HEADER (1 << 20)   /* a longer header line is not FASTA/FASTQ */
 
+/* A gzip stream (one thread of inflation by nature) is inflated by a thread of its own into
+ * a ring of blocks while the parser works on the previous one. */
+#define RIO_NBLK 4
+#define RIO_BLK (1 << 20)
+typedef struct {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint8_t *blk[RIO_NBLK];
+	int len[RIO_NBLK];
+	int head, count, held, done, err, stop;
+} rio_pipe_t;
+
 struct rio_file_s {
 	BGZF *fp;                  /* NULL: a slice of memory (buf is not ours) */
+	rio_pipe_t *pipe;          /* a gzip stream inflated ahead, or NULL */
 	int fasta_only;            /* a slice of a FASTA file: a '@' header ends the parse */
 	int not_fasta;
 	uint8_t *buf;
@@ -60,6 +75,80 @@ static void rio_norm_init(void)
 	rio_norm['*'] = rio_norm_keep['*'] = '*';
 }
 
+static int rio_threads = 1;
+
+void rio_set_threads(int n)
+{
+	rio_threads = n > 0 ? n : 1;
+}
+
+static void *rio_pipe_run(void *arg)
+{
+	rio_file_t *f = arg;
+	rio_pipe_t *p = f->pipe;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (p->count == RIO_NBLK && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
+		int slot = (p->head + p->count) % RIO_NBLK, stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop) return 0;
+		ssize_t n = bgzf_read(f->fp, p->blk[slot], RIO_BLK);
+		pthread_mutex_lock(&p->mu);
+		if (n <= 0) { p->done = 1; p->err = n < 0; }
+		else { p->len[slot] = (int)n; p->count++; }
+		pthread_cond_broadcast(&p->cv);
+		int done = p->done;
+		pthread_mutex_unlock(&p->mu);
+		if (done) return 0;
+	}
+}
+
+static void rio_pipe_stop(rio_file_t *f)
+{
+	rio_pipe_t *p = f->pipe;
+	if (!p) return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->th, 0);
+	for (int i = 0; i < RIO_NBLK; i++) free(p->blk[i]);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+	f->pipe = 0;
+}
+
+/* The next inflated block into f->buf; 1, or 0 at the end (f->err set on a corrupt stream). */
+static int rio_pipe_next(rio_file_t *f)
+{
+	rio_pipe_t *p = f->pipe;
+	pthread_mutex_lock(&p->mu);
+	if (p->held) { p->head = (p->head + 1) % RIO_NBLK; p->count--; p->held = 0; pthread_cond_broadcast(&p->cv); }
+	while (p->count == 0 && !p->done) pthread_cond_wait(&p->cv, &p->mu);
+	int ok = p->count > 0;
+	if (ok) { f->buf = p->blk[p->head]; f->beg = 0; f->end = p->len[p->head]; p->held = 1; }
+	else f->err = p->err;
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
+
+static void rio_pipe_start(rio_file_t *f)
+{
+	rio_pipe_t *p = calloc(1, sizeof *p);
+	if (!p) return;
+	for (int i = 0; i < RIO_NBLK; i++)
+		if (!(p->blk[i] = malloc(RIO_BLK))) { for (int j = 0; j < i; j++) free(p->blk[j]); free(p); return; }
+	pthread_mutex_init(&p->mu, 0);
+	pthread_cond_init(&p->cv, 0);
+	f->pipe = p;
+	if (pthread_create(&p->th, 0, rio_pipe_run, f)) {  /* no thread: inflate in line */
+		for (int i = 0; i < RIO_NBLK; i++) free(p->blk[i]);
+		free(p);
+		f->pipe = 0;
+	}
+}
+
 void rio_keep_case(rio_file_t *f, int keep)
 {
 	f->norm = keep ? rio_norm_keep : rio_norm;
@@ -86,12 +175,16 @@ rio_file_t *rio_open(const char *path)
 	/* samtools warns about a BGZF file without its end-of-file block: it may be truncated */
 	if (bgzf_compression(f->fp) == bgzf && bgzf_check_EOF(f->fp) == 0)
 		rk_warn("%s: no BGZF end-of-file marker: the file may be truncated", path);
+	/* BGZF blocks inflate on htslib's thread pool; a plain gzip stream on a thread of its own */
+	if (rio_threads > 1 && bgzf_compression(f->fp) == bgzf) bgzf_mt(f->fp, rio_threads, 64);
+	else if (rio_threads > 1 && bgzf_compression(f->fp) == gzip) rio_pipe_start(f);
 	return f;
 }
 
 void rio_close(rio_file_t *f)
 {
 	if (!f) return;
+	if (f->pipe) { rio_pipe_stop(f); f->buf = 0; }  /* buf was one of the pipe's blocks */
 	if (f->fp) { bgzf_close(f->fp); free(f->buf); }
 	free(f->line); free(f->name); free(f->path);
 	free(f);
@@ -102,6 +195,11 @@ static int rio_peek(rio_file_t *f)
 {
 	if (f->beg < f->end) return f->buf[f->beg];
 	if (f->eof || !f->fp) return f->err ? -3 : -1;
+	if (f->pipe) {
+		if (rio_pipe_next(f)) return f->buf[0];
+		f->end = 0; f->eof = 1;
+		return f->err ? -3 : -1;
+	}
 	ssize_t n = bgzf_read(f->fp, f->buf, RIO_BUF);
 	f->beg = 0;
 	if (n <= 0) {
@@ -363,13 +461,6 @@ rk_status_t rio_read_batch(rio_file_t *f, rio_reads_t *r, int64_t max_bases, int
 rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 {
 	return rio_read_all_case(path, r, 0);
-}
-
-static int rio_threads = 1;
-
-void rio_set_threads(int n)
-{
-	rio_threads = n > 0 ? n : 1;
 }
 
 #define RIO_PAR_MIN (32ll << 20)   /* smaller files are parsed by one thread */
