@@ -34,6 +34,7 @@ static_assert((int)RGPU_DP_LEV == (int)DPG_LEV && (int)RGPU_DP_LCS == (int)DPG_L
 #define D_CWW 8
 #define D_CHUNK_PAIRS (1ll << 20)
 #define D_ALIGN 256
+#define D_ARENA_MAX (1ull << 30)   /* batch arenas: chunks of at most 1 GB keep a long path's peak low */
 #define D_MAX_LEN (1ll << 30)   /* lengths the kernels' int columns and counters take */
 
 static inline int64_t tune_or(int64_t v, int64_t d) { return v > 0 ? v : d; }
@@ -61,9 +62,9 @@ static rk_status_t ctx_init(dctx_t *X, int mode, const rgpu_opt_t *g, rgpu_stats
 	X->mode = mode;
 	X->sp = sp;
 	X->threads = g->n_threads;
+	X->live = 1;   /* rgpu_rt_free also after a failed init */
 	rk_status_t st = rgpu_rt_init(&X->rt, g, sp);
 	if (st) return st;
-	X->live = 1;
 	CUDA_CHECK(cudaDeviceGetAttribute(&X->nsm, cudaDevAttrMultiProcessorCount, X->rt.device));
 	return RK_OK;
 }
@@ -124,7 +125,15 @@ typedef struct { int mode; const dpg_long_t *p; } long_arg_t;
 static cudaError_t long_fn(const void *a, cudaStream_t st)
 {
 	const long_arg_t *x = (const long_arg_t *)a;
-	return dpg_long_launch(x->mode, x->p, st);
+	dpg_long_t p = *x->p;
+	for (;;) {
+		const cudaError_t e = dpg_long_launch(x->mode, &p, st);
+		if (e != cudaErrorCooperativeLaunchTooLarge || p.G <= 1) return e;
+		/* fewer SMs than the occupancy said (MPS, another context): fewer warps give the same
+		 * result, and the rings and counters allocated for G serve any smaller grid */
+		cudaGetLastError();
+		p.G = (p.G + 1) / 2;
+	}
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -192,7 +201,8 @@ static rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *s
 			}
 		return RK_ERES;
 	}
-	const uint64_t cap = total < avail ? total : avail;
+	uint64_t cap = total < avail ? total : avail;
+	if (cap > D_ARENA_MAX && maxjob + slack <= D_ARENA_MAX) cap = D_ARENA_MAX;
 	dbuf_t arena = { 0, 0 };
 	rk_status_t st = dalloc(X, &arena, cap, what);
 	if (st) return st;
