@@ -316,6 +316,66 @@ static void sec_pipeline(void)
 	sect_end();
 }
 
+/* long pairs pruned to bands: forced on small pairs, with narrow first bounds (so that the
+ * pruned pass has a loose bound), long and short B, -k around the distance */
+static void sec_bands(void)
+{
+	sect_begin("bands (pruned long passes)");
+	const int64_t L = emu ? 2600 : 40000;
+	aln_pair_t p[6];
+	make_pair(&p[0], L, 0, 4, 0, 1);                     /* related */
+	make_pair(&p[1], L, 0, 2, 3, 1);
+	make_pair(&p[2], L, L + L / 7, 4, 0, 0);             /* random, B longer */
+	make_pair(&p[3], L + L / 5, L / 2, 3, 0, 0);         /* random, B much shorter */
+	make_pair(&p[4], L / 2 + 33, 0, 4, 0, 1);
+	{                                                     /* related with a long insertion in B */
+		char *a = malloc((size_t)L + 1), *b = malloc((size_t)(2 * L + 1100));
+		dt_random(a, L, 4, 0);
+		int64_t lb = dt_mutate(a, L, b, 0, 2, 4, 0), ins = L / 9;
+		memmove(b + L / 3 + ins, b + L / 3, (size_t)(lb - L / 3));
+		dt_random(b + L / 3, ins, 4, 0);
+		p[5].a = a; p[5].b = b; p[5].la = L; p[5].lb = lb + ins;
+	}
+	static const struct { int rw, warps, ring, cww; int64_t w; } cf[] = {
+		{ 1, 0, 0, 0, 1 }, { 2, 0, 0, 0, 16 }, { 4, 0, 0, 0, 300 }, { 1, 2, 2, 1, 5 }, { 1, 3, 2, 2, 64 }, { 2, 2, 3, 1, 2 },
+	};
+	for (size_t c = 0; c < sizeof cf / sizeof cf[0]; c++) {
+		tune_reset();
+		rgpu_dp_tune.band = 1;
+		rgpu_dp_tune.band_w = cf[c].w;
+		rgpu_dp_tune.long_rw = cf[c].rw;
+		rgpu_dp_tune.max_warps = cf[c].warps;
+		rgpu_dp_tune.ring = cf[c].ring;
+		rgpu_dp_tune.chunk_words = cf[c].cww;
+		rgpu_dp_tune.batch_max_la = 32;
+		char what[96];
+		snprintf(what, sizeof what, "band w %lld rw %d warps %d ring %d chunk %d", (long long)cf[c].w, cf[c].rw, cf[c].warps,
+		         cf[c].ring, cf[c].cww);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			compare(lcs, p, 6, -1, 0, 1, 0, what, 0);
+			if (c % 2 == 0 || !emu) {
+				rgpu_dp_tune.leaf_rows = c & 2 ? 32 : 0;
+				compare(lcs, p, 6, -1, 1, 1, 0, what, 0);
+				rgpu_dp_tune.leaf_rows = 0;
+			}
+		}
+		/* -k: a band of its own, at the distance and around it */
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.n_threads = 0;
+		for (int i = 0; i < 6; i++) {
+			int64_t d;
+			lev_pair(&o, p[i].a, p[i].la, p[i].b, p[i].lb, &d, 0);
+			const int64_t ks[4] = { d - 1, d, d + 1, d / 2 };
+			for (int q = 0; q < 4; q++)
+				if (ks[q] >= 0 && (q < 3 || c == 0)) compare(0, &p[i], 1, ks[q], (int)((c + q) & 1), 1, 0, "band -k", 0);
+		}
+	}
+	tune_reset();
+	for (int i = 0; i < 6; i++) { free((char *)p[i].a); free((char *)p[i].b); }
+	sect_end();
+}
+
 static void sec_long(void)
 {
 	sect_begin("long pairs");
@@ -630,6 +690,7 @@ int main(int argc, char **argv)
 	sec_pipeline();
 	sec_slab(emu ? 40 : 120);
 	sec_memory();
+	sec_bands();
 	sec_long();
 	if (!emu) sec_timings();
 	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);

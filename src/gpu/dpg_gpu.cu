@@ -347,9 +347,14 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* the long kernel: passes ps[0, np) (first set here) over the device codes */
+/* the long kernel: passes ps[0, np) (first set here) over the device codes; res (np entries,
+ * or NULL): each pass's last strip: its columns [c0, c1] and values at c0 and at c1 (lev D,
+ * lcs L), from the strips' bottom-row sums and their corners (dpg_kern.h) */
+typedef struct {
+	int64_t c0, c1, v0, total;
+} pres_t;
 
-static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc)
+static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc, pres_t *res)
 {
 	const int mode = X->mode, EWB = ew_bytes(mode);
 	int64_t rows = 0, maxlb = 0;
@@ -387,16 +392,23 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 	if (rgpu_dp_tune.max_warps > 0) G = imin(G, rgpu_dp_tune.max_warps);
 	const int ring = (int)imax(2, tune_or(rgpu_dp_tune.ring, D_RING)), cww = (int)tune_or(rgpu_dp_tune.chunk_words, D_CWW);
 	int32_t *hsp = (int32_t *)malloc(sizeof(int32_t) * (size_t)ns);
-	if (!hsp) { rk_set_error("out of memory for %lld strips", (long long)ns); return RK_ERES; }
+	long long *hpart = (long long *)malloc(sizeof(long long) * (size_t)ns);
+	if (!hsp || !hpart) {
+		free(hsp);
+		free(hpart);
+		rk_set_error("out of memory for %lld strips", (long long)ns);
+		return RK_ERES;
+	}
 	for (int64_t i = 0; i < np; i++)
 		for (int64_t s = ps[i].first; s < ps[i].first + (ps[i].la + SR - 1) / SR; s++) hsp[s] = (int32_t)i;
-	dbuf_t dps = { 0, 0 }, dsp = { 0, 0 }, drings = { 0, 0 }, dwrap = { 0, 0 }, dcnt = { 0, 0 };
+	dbuf_t dps = { 0, 0 }, dsp = { 0, 0 }, drings = { 0, 0 }, dwrap = { 0, 0 }, dcnt = { 0, 0 }, dpart = { 0, 0 };
 	rk_status_t st = RK_OK;
 	const uint64_t cnt_bytes = (uint64_t)2 * G * DPG_CNT_STRIDE * 8;
 	if ((st = dalloc(X, &dps, sizeof(dpg_pass_t) * (uint64_t)np, "the passes of a long pair")) ||
 	    (st = dalloc(X, &dsp, 4 * (uint64_t)ns, "the strips of a long pair")) ||
+	    (st = dalloc(X, &dpart, 8 * (uint64_t)ns, "the strips of a long pair")) ||
 	    (st = dalloc(X, &drings, (uint64_t)(G - 1) * ring * cww * EWB, "the rings between warps")) ||
-	    (st = dalloc(X, &dwrap, (uint64_t)((maxlb + 31) / 32) * EWB, "the wrap-around row")) ||
+	    (st = dalloc(X, &dwrap, (uint64_t)((maxlb + 31) / 32 + 1) * EWB, "the wrap-around row")) ||
 	    (st = dalloc(X, &dcnt, cnt_bytes, "the pipeline counters")))
 		goto done;
 	CUDA_CHECK_GOTO(cudaMemsetAsync(dcnt.p, 0, cnt_bytes, X->rt.st), done);
@@ -416,22 +428,104 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		lp.rings = drings.p;
 		lp.wrap = dwrap.p;
 		lp.cnt = (unsigned long long *)dcnt.p;
+		lp.part = (long long *)dpart.p;
 		long_arg_t la = { mode, &lp };
-		st = rgpu_rt_timed(&X->rt, long_fn, &la);
+		if ((st = rgpu_rt_timed(&X->rt, long_fn, &la)) != RK_OK) goto done;
 		if (X->sp) X->sp->n_jchunk++;
+	}
+	if (res) {
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(hpart, dpart.p, 8 * (size_t)ns, cudaMemcpyDeviceToHost, X->rt.st), done);
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
+		for (int64_t i = 0; i < np; i++) {
+			/* corners: the top-left one of the first strip is 0; down a strip's left edge lev
+			 * adds a row each (boundary or virtual), lcs nothing; along its bottom row to the
+			 * strip below's first column, its part */
+			const dpg_pass_t *q = &ps[i];
+			const int64_t n = (q->la + SR - 1) / SR;
+			int64_t v = 0;
+			for (int64_t x = 0; x < n; x++) {
+				const int64_t r0 = x * SR, r1 = imin(q->la, r0 + SR);
+				const int64_t bl = v + (mode == DPG_LEV ? r1 - r0 : 0);
+				if (x == n - 1) {
+					res[i].c0 = dpg_clo(r0, q->dlo, q->lb);
+					res[i].c1 = dpg_chi(r1, q->dhi, q->lb);
+					res[i].v0 = bl;
+					res[i].total = bl + hpart[q->first + x];
+				} else {
+					v = bl + hpart[q->first + x];
+				}
+			}
+		}
 	}
 done:
 	free(hsp);
+	free(hpart);
 	dfree(X, &dps);
 	dfree(X, &dsp);
+	dfree(X, &dpart);
 	dfree(X, &drings);
 	dfree(X, &dwrap);
 	dfree(X, &dcnt);
 	return st;
 }
 
-/* lev D(la, lb) or lcs L(la, lb) of one long pair */
-static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *b, int64_t lb, int64_t *val)
+/* Bands (dpg_kern.h). A pass over the top rows of a problem of la x lb (or of the problem
+ * reversed: the band is symmetric) that only needs the paths of cost <= k: |j - i| + |(lb - j)
+ * - (la - i)| <= k, i.e. j - i within min(0, d) - h .. max(0, d) + h with d = lb - la and
+ * h = (k - |d|) / 2 (k >= |d|); the full band is every cell. */
+static void band_full(dpg_pass_t *p)
+{
+	p->dlo = -p->la;
+	p->dhi = p->lb;
+}
+static void band_k(dpg_pass_t *p, int64_t k, int64_t la, int64_t lb)
+{
+	const int64_t d = lb - la, h = (k - (d < 0 ? -d : d)) / 2;
+	p->dlo = imin(0, d) - h;
+	p->dhi = imax(0, d) + h;
+}
+/* the band of cost k pays when it is well under the matrix (or the tests say so) */
+static int band_pays(int64_t k, int64_t la, int64_t lb)
+{
+	if (rgpu_dp_tune.band < 0 || k < 0) return 0;
+	if (rgpu_dp_tune.band > 0) return 1;
+	return (double)la * (double)lb >= (double)(1ll << 26) && k + 2048 < lb / 2;
+}
+
+/* a cost (lev D, lcs la + lb - 2 L) from a pass value */
+static int64_t to_cost(int mode, int64_t v, int64_t rows, int64_t cols)
+{
+	return mode == DPG_LEV ? v : rows + cols - 2 * v;
+}
+
+/* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
+ * bound would not pay: a band of half-width band_w about the corner diagonals (virtual values
+ * outside never undercut the true ones, so the value at the end is at least the cost). *exact:
+ * the band covered the matrix, the bound is the cost. */
+static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
+{
+	*ub = -1;
+	*exact = 0;
+	if (rgpu_dp_tune.band < 0 || (rgpu_dp_tune.band == 0 && (double)la * (double)lb < (double)(1ll << 26))) return RK_OK;
+	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), d = lb - la;
+	dpg_pass_t ps;
+	memset(&ps, 0, sizeof ps);
+	ps.a = 0;
+	ps.b = la;
+	ps.la = la;
+	ps.lb = lb;
+	ps.dlo = imin(0, d) - w;
+	ps.dhi = imax(0, d) + w;
+	pres_t r;
+	rk_status_t st = long_run(X, dc, &ps, 1, nc, &r);
+	if (st) return st;
+	*ub = to_cost(X->mode, r.total, la, lb);
+	*exact = ps.dlo <= -la && ps.dhi >= lb;
+	return RK_OK;
+}
+
+/* lev D(la, lb) (-1 above k >= 0) or lcs L(la, lb) of one long pair */
+static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int64_t *val)
 {
 	uint8_t map[256];
 	const int nc = dpg_map(a, la, map);
@@ -439,30 +533,42 @@ static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *
 	if (!hc) { rk_set_error("out of memory for a %lld x %lld pair", (long long)la, (long long)lb); return RK_ERES; }
 	dpg_encode(map, a, la, 0, hc);
 	dpg_encode(map, b, lb, 0, hc + la);
-	dbuf_t dc = { 0, 0 }, ds = { 0, 0 };
-	long long sum = 0;
+	dbuf_t dc = { 0, 0 };
 	rk_status_t st;
-	if ((st = dalloc(X, &dc, (uint64_t)(la + lb), "the symbols of a long pair")) || (st = dalloc(X, &ds, 8, "a sum")))
-		goto done;
+	int64_t cost = -1, ub = -1;
+	int exact = 0;
+	if ((st = dalloc(X, &dc, (uint64_t)(la + lb), "the symbols of a long pair"))) goto done;
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)(la + lb), cudaMemcpyHostToDevice, X->rt.st), done);
-	{
+	/* with -k the bound is given; otherwise a first, narrow band may give one */
+	if (k < 0 && (st = long_bound(X, (const uint8_t *)dc.p, nc, la, lb, &ub, &exact))) goto done;
+	if (exact) {
+		cost = ub;
+	} else {
+		const int64_t kb = k >= 0 ? k : ub;
 		dpg_pass_t ps;
 		memset(&ps, 0, sizeof ps);
 		ps.a = 0;
 		ps.b = la;
 		ps.la = la;
 		ps.lb = lb;
-		ps.sum = (long long *)ds.p;
-		if ((st = long_run(X, (const uint8_t *)dc.p, &ps, 1, nc)) != RK_OK) goto done;
+		if (band_pays(kb, la, lb)) band_k(&ps, kb, la, lb);
+		else band_full(&ps);
+		pres_t r;
+		if ((st = long_run(X, (const uint8_t *)dc.p, &ps, 1, nc, &r))) goto done;
+		/* exact when the cost is within the band's bound; above it, an upper bound (and > k) */
+		cost = to_cost(X->mode, r.total, la, lb);
+		if (k < 0 && ub >= 0 && cost > ub) {
+			rk_set_error("internal error: GPU %s of a %lld x %lld pair: cost %lld above its bound %lld", X->mode == DPG_LEV ? "lev" : "lcs",
+			             (long long)la, (long long)lb, (long long)cost, (long long)ub);
+			st = RK_ERES;
+			goto done;
+		}
 	}
-	CUDA_CHECK_GOTO(cudaMemcpyAsync(&sum, ds.p, 8, cudaMemcpyDeviceToHost, X->rt.st), done);
-	CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
-	/* the bottom row from D(la, 0) = la (lev) or L(la, 0) = 0 (lcs) */
-	*val = X->mode == DPG_LEV ? la + sum : sum;
+	if (X->mode == DPG_LEV) *val = k >= 0 && cost > k ? -1 : cost;
+	else *val = (la + lb - cost) / 2;
 done:
 	free(hc);
 	dfree(X, &dc);
-	dfree(X, &ds);
 	return st;
 }
 
@@ -470,8 +576,9 @@ done:
 /* Hirschberg */
 
 typedef struct {
-	int64_t a0, la, b0, lb, cost;   /* sub-problem A[a0, a0 + la) x B[b0, b0 + lb), its cost (-1: unknown) */
-	int op;                         /* >= 0: a single op between sub-problems */
+	int64_t a0, la, b0, lb;   /* sub-problem A[a0, a0 + la) x B[b0, b0 + lb) */
+	int64_t cost;             /* its cost; the root's: a bound (-1: none) unless exact */
+	int exact, op;            /* op >= 0: a single op between sub-problems */
 } hitem_t;
 
 static int64_t store_bytes(int mode, int64_t la, int64_t lb)
@@ -511,8 +618,16 @@ static rk_status_t items_push(hitem_t **v, int64_t *n, int64_t *m, hitem_t it)
 	return RK_OK;
 }
 
-/* The canonical path of a[0, LA) x b[0, LB) appended to out; *cost: lev D, lcs the indel cost. */
-static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, int64_t LB, aln_path_t *out, int64_t *cost)
+/* The canonical path of a[0, LA) x b[0, LB) appended to out; *cost: lev D, lcs the indel cost.
+ * k >= 0 (lev -k): only costs <= k are wanted; above it *cost = -1 and nothing is appended.
+ *
+ * Level by level: every sub-problem too large to trace is split after its middle row; its
+ * upper rows forward and its lower rows reversed are passes (many per launch of the long
+ * kernel, or of the batch kernel when short), pruned to the band of its known cost when that
+ * pays; the host scans the two rows for the crossing, whose costs are the two halves' costs
+ * (checked when they are traced). The leaves are traced as one batch. */
+static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, int64_t LB, int64_t k, aln_path_t *out,
+                          int64_t *cost)
 {
 	const int mode = X->mode, EWB = ew_bytes(mode);
 	uint8_t map[256];
@@ -525,10 +640,13 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	uint8_t *hedge = 0;
 	bjob_t *jobs = 0;
 	dpg_pass_t *lps = 0;
-	int64_t *pidx = 0, *eoff = 0;
+	pres_t *lres = 0;
+	int64_t *pidx = 0, *eoff = 0, *lidx = 0;
 	dpg_cross_job_t *cj = 0;
 	aln_path_t *piece = 0;
 	int64_t *leafval = 0;
+	int from_k = k >= 0, exact = 0;
+	*cost = -1;
 	uint8_t *hc = (uint8_t *)malloc((size_t)NCODE);
 	if (!hc) { rk_set_error("out of memory for a %lld x %lld path", (long long)LA, (long long)LB); return RK_ERES; }
 	dpg_encode(map, a, LA, 0, hc + OA);
@@ -537,35 +655,39 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	dpg_encode(map, b, LB, 1, hc + ORB);
 	if ((st = dalloc(X, &dc, (uint64_t)NCODE, "the symbols of a long pair and their reverse"))) goto done;
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)NCODE, cudaMemcpyHostToDevice, X->rt.st), done);
+	/* the root's bound: -k, or an upper bound from a narrow band (A and B forward at OA = 0, OB = LA) */
+	if (k < 0 && !is_leaf(mode, LA, LB) && (st = long_bound(X, (const uint8_t *)dc.p, nc, LA, LB, &k, &exact))) goto done;
 	{
-		hitem_t root = { 0, LA, 0, LB, -1, -1 };
+		hitem_t root = { 0, LA, 0, LB, k, exact, -1 };
 		if ((st = items_push(&it, &nit, &mit, root))) goto done;
 	}
 	bsrc_t rsrc;
 	rsrc.p = 0;
 	rsrc.dcodes = (const uint8_t *)dc.p;
 	for (;;) {
-		/* this level's splits: two passes each, 2 q (forward, rows [0, is)) and 2 q + 1
-		 * (reverse, rows (is, la) and B reversed) */
 		int64_t ni = 0;
 		for (int64_t t = 0; t < nit; t++)
 			if (it[t].op < 0 && !is_leaf(mode, it[t].la, it[t].lb)) ni++;
 		if (!ni) break;
+		/* split q: passes 2 q (its rows [0, is) forward) and 2 q + 1 (rows (is, la), reversed) */
 		pidx = (int64_t *)malloc(sizeof(int64_t) * (size_t)ni);
 		eoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ni));
+		lidx = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ni));
 		jobs = (bjob_t *)calloc((size_t)(2 * ni), sizeof(bjob_t));
 		lps = (dpg_pass_t *)calloc((size_t)(2 * ni), sizeof(dpg_pass_t));
+		lres = (pres_t *)calloc((size_t)(2 * ni), sizeof(pres_t));
 		cj = (dpg_cross_job_t *)calloc((size_t)ni, sizeof(dpg_cross_job_t));
-		if (!pidx || !eoff || !jobs || !lps || !cj) { st = RK_ERES; rk_set_error("out of memory for a path"); goto done; }
+		if (!pidx || !eoff || !lidx || !jobs || !lps || !lres || !cj) { st = RK_ERES; rk_set_error("out of memory for a path"); goto done; }
 		int64_t q = 0, E = 0, El = 0, nj = 0, nl = 0;
 		for (int64_t t = 0; t < nit; t++)
 			if (it[t].op < 0 && !is_leaf(mode, it[t].la, it[t].lb)) pidx[q++] = t;
-		/* pass x of split x / 2: its rows, and where its bottom edge goes in the host buffer:
-		 * batch passes first, then the long ones (one block, one copy back) */
+		/* where each pass's bottom row goes in the host buffer: batch passes first, then the
+		 * long ones (one block, one copy back); a row of lb columns takes (lb + 31) / 32 words */
 #define PASS_ROWS(x) ((x) & 1 ? it[pidx[(x) / 2]].la - split_row(it[pidx[(x) / 2]].la) - 1 : split_row(it[pidx[(x) / 2]].la))
 		for (int64_t x = 0; x < 2 * q; x++) {
 			const int64_t rows = PASS_ROWS(x), lb = it[pidx[x / 2]].lb;
 			eoff[x] = -1;
+			lidx[x] = -1;
 			if (rows > 0 && by_batch(rows, lb)) { eoff[x] = E; E += (lb + 31) / 32; }
 		}
 		for (int64_t x = 0; x < 2 * q; x++) {
@@ -578,7 +700,7 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		for (int64_t x = 0; x < 2 * q; x++) {
 			const hitem_t *h = &it[pidx[x / 2]];
 			const int64_t rows = PASS_ROWS(x);
-			if (rows == 0) continue;   /* no rows: the boundary (NULL edge in the scan) */
+			if (rows == 0) continue;   /* no rows: the boundary (a NULL row in the scan) */
 			/* forward: A[a0, a0 + is), B[b0, b0 + lb); reverse: the same ranges of the reversed codes */
 			const int64_t ao = x & 1 ? ORA + (LA - h->a0 - h->la) : OA + h->a0;
 			const int64_t bo = x & 1 ? ORB + (LB - h->b0 - h->lb) : OB + h->b0;
@@ -593,11 +715,15 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 				j->cls = dpg_class_of(rows);
 				j->edge = hedge + (size_t)EWB * eoff[x];
 			} else {
-				dpg_pass_t *p = &lps[nl++];
+				dpg_pass_t *p = &lps[nl];
+				lidx[x] = nl++;
 				p->a = ao;
 				p->b = bo;
 				p->la = rows;
 				p->lb = h->lb;
+				/* the band of the sub-problem's cost (symmetric, so the reverse pass has the same) */
+				if (band_pays(h->cost, h->la, h->lb)) band_k(p, h->cost, h->la, h->lb);
+				else band_full(p);
 				p->bot = (char *)dle.p + (size_t)EWB * (eoff[x] - E);
 			}
 		}
@@ -605,7 +731,7 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		qsort(jobs, (size_t)nj, sizeof *jobs, cmp_job);
 		if ((st = run_batch(X, jobs, nj, &rsrc, "the passes of a path"))) goto done;
 		if (nl) {
-			if ((st = long_run(X, (const uint8_t *)dc.p, lps, nl, nc))) goto done;
+			if ((st = long_run(X, (const uint8_t *)dc.p, lps, nl, nc, lres))) goto done;
 			CUDA_CHECK_GOTO(cudaMemcpyAsync(hedge + (size_t)EWB * E, dle.p, (size_t)(EWB * El), cudaMemcpyDeviceToHost, X->rt.st), done);
 			CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
 			dfree(X, &dle);
@@ -614,10 +740,21 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 			const hitem_t *h = &it[pidx[i]];
 			const int64_t is = split_row(h->la);
 			dpg_cross_job_t *c = &cj[i];
-			c->F = eoff[2 * i] >= 0 ? hedge + (size_t)EWB * eoff[2 * i] : 0;
-			c->B = eoff[2 * i + 1] >= 0 ? hedge + (size_t)EWB * eoff[2 * i + 1] : 0;
-			c->is = is;
-			c->brows = h->la - is - 1;
+			for (int r = 0; r < 2; r++) {
+				const int64_t x = 2 * i + r, rows = r ? h->la - is - 1 : is;
+				dpg_row_t *w = r ? &c->B : &c->F;
+				w->e = eoff[x] >= 0 ? hedge + (size_t)EWB * eoff[x] : 0;
+				if (lidx[x] >= 0) {   /* a long pass: its last strip's columns, its value at the first */
+					const pres_t *pr = &lres[lidx[x]];
+					w->c0 = pr->c0;
+					w->c1 = pr->c1;
+					w->v0 = to_cost(mode, pr->v0, rows, pr->c0);
+				} else {              /* a batch pass or no rows: every column, cost `rows` at column 0 */
+					w->c0 = 0;
+					w->c1 = h->lb;
+					w->v0 = rows;
+				}
+			}
 			c->lb = h->lb;
 			c->ai = hc[OA + h->a0 + is];
 			c->bc = hc + OB + h->b0;
@@ -631,24 +768,34 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 				continue;
 			}
 			const dpg_cross_t *x = &cj[i++].x;
-			if (h->cost >= 0 && x->best != h->cost) {
+			if (!h->exact && (x->best < 0 || (h->cost >= 0 && x->best > h->cost))) {
+				/* only the root is inexact: above its bound. With -k that is the answer; a bound of
+				 * our own is never below the cost */
+				if (from_k) goto done;
+				rk_set_error("internal error: GPU Hirschberg root of %lld x %lld costs %lld, bound %lld", (long long)h->la,
+				             (long long)h->lb, (long long)x->best, (long long)h->cost);
+				st = RK_ERES;
+				goto done;
+			}
+			if (h->exact && x->best != h->cost) {
 				rk_set_error("internal error: GPU Hirschberg split of %lld x %lld costs %lld, expected %lld", (long long)h->la,
 				             (long long)h->lb, (long long)x->best, (long long)h->cost);
 				st = RK_ERES;
 				goto done;
 			}
 			const int64_t is = split_row(h->la);
-			hitem_t top = { h->a0, is, h->b0, x->j, x->cf, -1 };
-			hitem_t mid = { 0, 0, 0, 0, 0, x->op };
-			hitem_t bot = { h->a0 + is + 1, h->la - is - 1, h->b0 + x->jn, h->lb - x->jn, x->cb, -1 };
-			if (t == 0 && nit == 1) *cost = x->best;   /* the root */
+			hitem_t top = { h->a0, is, h->b0, x->j, x->cf, 1, -1 };
+			hitem_t mid = { 0, 0, 0, 0, 0, 1, x->op };
+			hitem_t bot = { h->a0 + is + 1, h->la - is - 1, h->b0 + x->jn, h->lb - x->jn, x->cb, 1, -1 };
+			if (!h->exact) *cost = x->best;   /* the root */
 			if ((st = items_push(&nx, &nnx, &mnx, top)) || (st = items_push(&nx, &nnx, &mnx, mid)) ||
 			    (st = items_push(&nx, &nnx, &mnx, bot)))
 				goto done;
+			if (h->exact && nit == 1) *cost = h->cost;
 		}
 		{ hitem_t *t = it; it = nx; nx = t; int64_t tn = nit; nit = nnx; nnx = tn; int64_t tm = mit; mit = mnx; mnx = tm; }
-		free(pidx); free(eoff); free(jobs); free(lps); free(cj); free(hedge);
-		pidx = 0; eoff = 0; jobs = 0; lps = 0; cj = 0; hedge = 0;
+		free(pidx); free(eoff); free(lidx); free(jobs); free(lps); free(lres); free(cj); free(hedge);
+		pidx = 0; eoff = 0; lidx = 0; jobs = 0; lps = 0; lres = 0; cj = 0; hedge = 0;
 	}
 	/* the leaves: traced as a batch over the resident codes */
 	{
@@ -675,6 +822,13 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		}
 		qsort(jobs, (size_t)nj, sizeof *jobs, cmp_job);
 		if ((st = run_batch(X, jobs, nj, &rsrc, "the sub-problems of a path"))) goto done;
+		if (nit == 1 && it[0].op < 0 && !it[0].exact) {   /* the root was a leaf */
+			const hitem_t *h = &it[0];
+			const int64_t c = h->la == 0 || h->lb == 0 ? h->la + h->lb : to_cost(mode, leafval[0], h->la, h->lb);
+			if (from_k && c > h->cost) goto done;
+			*cost = c;
+		}
+		const size_t n0 = (size_t)out->n;
 		for (int64_t t = 0; t < nit && !st; t++) {
 			const hitem_t *h = &it[t];
 			if (h->op >= 0) {
@@ -686,21 +840,22 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 				c = h->la + h->lb;
 				st = aln_path_push(out, h->la ? ALN_I : ALN_D, h->la + h->lb);
 			} else {
-				c = mode == DPG_LEV ? leafval[t] : h->la + h->lb - 2 * leafval[t];
+				c = to_cost(mode, leafval[t], h->la, h->lb);
 				st = aln_path_cat(out, &piece[t]);
 			}
-			if (!st && h->cost >= 0 && c != h->cost) {
+			if (!st && h->exact && c != h->cost) {
 				rk_set_error("internal error: GPU Hirschberg piece %lld x %lld costs %lld, expected %lld", (long long)h->la,
 				             (long long)h->lb, (long long)c, (long long)h->cost);
 				st = RK_ERES;
 			}
-			if (nit == 1) *cost = c;   /* the root was a leaf */
 		}
+		if (st) out->n = (int64_t)n0;
 	}
 done:
 	if (piece)
 		for (int64_t t = 0; t < nit; t++) aln_path_free(&piece[t]);
-	free(piece); free(leafval); free(hc); free(it); free(nx); free(hedge); free(jobs); free(lps); free(pidx); free(eoff); free(cj);
+	free(piece); free(leafval); free(hc); free(it); free(nx); free(hedge); free(jobs); free(lps); free(lres); free(pidx);
+	free(eoff); free(lidx); free(cj);
 	dfree(X, &dc);
 	dfree(X, &dle);
 	return st;
@@ -808,11 +963,11 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 		if (paths) {
 			int64_t c = -1;
 			paths[i].n = 0;
-			st = hirsch(&X, x->a, x->la, x->b, x->lb, &paths[i], &c);
+			st = hirsch(&X, x->a, x->la, x->b, x->lb, k, &paths[i], &c);
 			if (st) break;
-			val[i] = mode == DPG_LEV ? c : (x->la + x->lb - c) / 2;
+			val[i] = c < 0 ? -1 : mode == DPG_LEV ? c : (x->la + x->lb - c) / 2;
 		} else {
-			st = long_value(&X, x->a, x->la, x->b, x->lb, &val[i]);
+			st = long_value(&X, x->a, x->la, x->b, x->lb, k, &val[i]);
 			if (st) break;
 		}
 		if (k >= 0 && val[i] > k) {
@@ -887,7 +1042,8 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 		ps.bot = dbot.p;
 		ps.left = (const uint32_t *)dl.p;
 		ps.right = (uint32_t *)dr.p;
-		if ((st = long_run(&X, (const uint8_t *)dc.p, &ps, 1, nc))) goto done;
+		band_full(&ps);   /* a slab is every cell of its rows */
+		if ((st = long_run(&X, (const uint8_t *)dc.p, &ps, 1, nc, 0))) goto done;
 	}
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(he, dbot.p, (size_t)(EWB * nwb), cudaMemcpyDeviceToHost, X.rt.st), done);
 	if (v0) CUDA_CHECK_GOTO(cudaMemcpyAsync(hv, dr.p, sizeof(uint32_t) * (size_t)(nv * nwp), cudaMemcpyDeviceToHost, X.rt.st), done);

@@ -26,6 +26,9 @@ typedef struct {
 	int64_t leaf_rows;    /* Hirschberg: sub-problems of at most this many rows [1024] ... */
 	int64_t leaf_bytes;   /* ... and this many bytes of column store are traced directly [1 MB] */
 	int64_t chunk_pairs;  /* at most this many pairs per batch launch [2^20] */
+	int band;             /* long pairs: 1 always prune to a band when a bound is known (or found), -1 never
+	                       * [0: when the band is under half of B and the pair has 2^26 cells or more] */
+	int64_t band_w;       /* half-width of the band about the corner diagonals that gives the first bound [256] */
 } rgpu_dp_tune_t;
 extern rgpu_dp_tune_t rgpu_dp_tune;
 

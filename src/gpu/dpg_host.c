@@ -97,62 +97,78 @@ static inline int dcost(int mode, const void *e, int64_t q)
 	return 1 - 2 * (int)(((const uint32_t *)e)[q >> 5] >> (q & 31) & 1);
 }
 
-int64_t dpg_edge_cost(int mode, const void *e, int64_t cols)
+/* sum of the cost deltas of columns q in [q0, q1) (slots) */
+static int64_t cost_range(int mode, const void *e, int64_t q0, int64_t q1)
 {
-	if (!e) return cols;
-	int64_t s = 0, k;
-	for (k = 0; (k + 1) * 32 <= cols; k++) {
+	if (!e) return q1 > q0 ? q1 - q0 : 0;
+	int64_t s = 0;
+	while (q0 < q1 && (q0 & 31)) s += dcost(mode, e, q0++);
+	for (; q0 + 32 <= q1; q0 += 32) {
 		if (mode == DPG_LEV) {
-			const uint64_t w = ((const uint64_t *)e)[k];
+			const uint64_t w = ((const uint64_t *)e)[q0 >> 5];
 			s += pop64(w & 0x5555555555555555ull) - pop64(w & 0xaaaaaaaaaaaaaaaaull);
 		} else {
-			s += 32 - 2 * pop64(((const uint32_t *)e)[k]);
+			s += 32 - 2 * pop64(((const uint32_t *)e)[q0 >> 5]);
 		}
 	}
-	for (int64_t q = 32 * k; q < cols; q++) s += dcost(mode, e, q);
+	while (q0 < q1) s += dcost(mode, e, q0++);
 	return s;
 }
 
-void dpg_cross(int mode, const void *F, int64_t is, const void *B, int64_t brows, int64_t lb, uint8_t ai, const uint8_t *bc,
-               dpg_cross_t *x)
+int64_t dpg_edge_cost(int mode, const void *e, int64_t cols)
 {
-	/* f = F(j): cost of (0, 0) -> (is, j); vb = cost of (is + 1, j) -> (la, lb), which is the
-	 * reversed pass's value at its column lb - j (brows + its deltas up to there) */
-	int64_t f = is, vb = brows + dpg_edge_cost(mode, B, lb);
+	return cost_range(mode, e, 0, cols);
+}
+
+static inline int64_t i64max(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t i64min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+void dpg_cross(int mode, const dpg_row_t *F, const dpg_row_t *B, int64_t lb, uint8_t ai, const uint8_t *bc, dpg_cross_t *x)
+{
+	/* as cross_scan in src/algo/aln_path.c: F(j) = the cost of (0, 0) -> (is, j), known for j in
+	 * [F->c0, F->c1]; B(j) = the cost of (is + 1, j) -> (la, lb), the reversed row's value at
+	 * lb - j, known for j in [blo, bhi] */
 	x->best = -1;
-	for (int64_t j = 0;; j++) {
-		const int64_t t = f + 1 + vb;   /* vertical (is, j) -> (is + 1, j): A[is] alone */
-		if (x->best < 0 || t < x->best) {
-			x->j = x->jn = j;
-			x->op = ALN_I;
-			x->cf = f;
-			x->cb = vb;
-			x->best = t;
-		}
-		if (j == lb) break;
-		const int64_t vbn = vb - dcost(mode, B, lb - j - 1);   /* from (is + 1, j + 1) */
-		const int eq = ai == bc[j];
-		if (mode == DPG_LEV || eq) {   /* diagonal (is, j) -> (is + 1, j + 1) */
-			const int64_t t2 = f + (mode == DPG_LEV && !eq) + vbn;
-			if (t2 < x->best) {
-				x->j = j;
-				x->jn = j + 1;
-				x->op = mode == DPG_LEV ? (eq ? ALN_EQ : ALN_X) : ALN_M;
+	const int64_t blo = lb - B->c1, bhi = lb - B->c0;
+	const int64_t jlo = i64max(F->c0, blo - 1), jhi = i64min(F->c1, bhi);
+	if (jlo > jhi) return;
+	int64_t f = F->v0 + cost_range(mode, F->e, F->c0, jlo);
+	int64_t bcur = B->v0 + cost_range(mode, B->e, B->c0, lb - i64max(jlo, blo));   /* B(max(jlo, blo)) */
+	for (int64_t j = jlo; j <= jhi; j++) {
+		if (j >= blo) {   /* vertical (is, j) -> (is + 1, j): A[is] alone */
+			const int64_t t = f + 1 + bcur;
+			if (x->best < 0 || t < x->best) {
+				x->j = x->jn = j;
+				x->op = ALN_I;
 				x->cf = f;
-				x->cb = vbn;
-				x->best = t2;
+				x->cb = bcur;
+				x->best = t;
 			}
 		}
-		vb = vbn;
-		f += dcost(mode, F, j);
+		if (j + 1 >= blo && j + 1 <= bhi && j < lb) {   /* diagonal (is, j) -> (is + 1, j + 1) */
+			const int64_t bn = j >= blo ? bcur - dcost(mode, B->e, lb - j - 1) : bcur;
+			const int eq = ai == bc[j];
+			if (mode == DPG_LEV || eq) {
+				const int64_t t = f + (mode == DPG_LEV && !eq) + bn;
+				if (x->best < 0 || t < x->best) {
+					x->j = j;
+					x->jn = j + 1;
+					x->op = mode == DPG_LEV ? (eq ? ALN_EQ : ALN_X) : ALN_M;
+					x->cf = f;
+					x->cb = bn;
+					x->best = t;
+				}
+			}
+			bcur = bn;
+		}
+		if (j < jhi) f += dcost(mode, F->e, j);
 	}
 }
 
 void dpg_cross_many(int mode, dpg_cross_job_t *jobs, int64_t m, int threads)
 {
 	#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads(threads))
-	for (int64_t i = 0; i < m; i++)
-		dpg_cross(mode, jobs[i].F, jobs[i].is, jobs[i].B, jobs[i].brows, jobs[i].lb, jobs[i].ai, jobs[i].bc, &jobs[i].x);
+	for (int64_t i = 0; i < m; i++) dpg_cross(mode, &jobs[i].F, &jobs[i].B, jobs[i].lb, jobs[i].ai, jobs[i].bc, &jobs[i].x);
 }
 
 /* bit i of x to bit 2 i, and back */

@@ -36,21 +36,29 @@ rk_status_t dpg_ops_path_many(const uint8_t *ops, const int64_t *off, const int3
  * distance, lcs the indel cost i + j - 2 L (a carry is -1, no carry +1). */
 int64_t dpg_edge_cost(int mode, const void *e, int64_t cols);
 
-/* The Hirschberg crossing of a sub-problem split after row `is` (aln.h, rule c): F, the bottom
- * edge of its rows [0, is) forward (is rows; NULL when is = 0), B, the bottom edge of its rows
- * (is, la) with A and B both reversed (brows rows; NULL when 0). ai: the code of row is; bc:
- * B's codes. Result: the optimal crossing edge of the smallest column, vertical first:
- * (is, j) -> (is + 1, jn) with op ALN_I (jn = j) or the diagonal (jn = j + 1); cf, cb the
- * costs of the two sides, best their total with the edge. */
+/* A bottom row of a pass, for the crossing scan: its cost v0 at column c0 and the deltas of
+ * columns c0 + 1 .. c1 in the device edge words e (column c + 1 in slot c of word c / 32); e
+ * NULL: a pass with no rows (+1 per column). Costs: lev the distance, lcs the indel cost. */
+typedef struct {
+	const void *e;
+	int64_t c0, c1, v0;
+} dpg_row_t;
+
+/* The Hirschberg crossing of a sub-problem of lb columns split after row `is` (aln.h, rule c),
+ * exactly the CPU's cross_scan: F, the bottom row of its rows [0, is) forward, B, the bottom row
+ * of its rows (is, la) with A and B reversed (B's column j' is the sub-problem's lb - j'); where
+ * a row was pruned to a band, outside [c0, c1] no path within the bound crosses. ai: the code of
+ * row is; bc: B's codes. Result: the optimal crossing edge of the smallest column, vertical
+ * first: (is, j) -> (is + 1, jn) with op ALN_I (jn = j) or the diagonal (jn = j + 1); cf, cb the
+ * costs of the two sides, best their total with the edge (-1: the rows share no column). */
 typedef struct {
 	int64_t j, jn, cf, cb, best;
 	int op;
 } dpg_cross_t;
-void dpg_cross(int mode, const void *F, int64_t is, const void *B, int64_t brows, int64_t lb, uint8_t ai, const uint8_t *bc,
-               dpg_cross_t *x);
+void dpg_cross(int mode, const dpg_row_t *F, const dpg_row_t *B, int64_t lb, uint8_t ai, const uint8_t *bc, dpg_cross_t *x);
 typedef struct {
-	const void *F, *B;
-	int64_t is, brows, lb;
+	dpg_row_t F, B;
+	int64_t lb;
 	uint8_t ai;
 	const uint8_t *bc;
 	dpg_cross_t x;

@@ -73,23 +73,52 @@ static inline int dpg_class_of(int64_t la)
 
 /* One pass of the long kernel: rows A[a, a + la) over columns B[b, b + lb) of the codes,
  * from the top edge (NULL: the boundary) to the bottom edge; optional left edge in / right
- * edge out (32-bit words of the pass's rows; lev: pv words, then mv words at + ceil(la/32)),
- * optional sum of the bottom row's deltas. */
+ * edge out (32-bit words of the pass's rows; lev: pv words, then mv words at + ceil(la/32);
+ * only with the full band).
+ *
+ * The band: only cells (i, j) with dlo <= j - i <= dhi are computed (dlo <= -la and dhi >= lb:
+ * all of them). The strip of rows (r0, r1] covers the 0-based columns [dpg_clo(r0), dpg_chi(r1))
+ * (the first rounded down to a word); outside, values are virtual: +1 per row down its left
+ * edge, +1 per column along the top beyond the strip above (lcs: no LCS increment), never below
+ * the true costs, so the cells of every path inside the band are exact (aln_sweep.c). The
+ * band must contain the corner diagonals: dlo <= min(0, lb - la), dhi >= max(0, lb - la). */
 typedef struct {
 	int64_t a, b, la, lb;
+	int64_t dlo, dhi;
 	const void *top;
-	void *bot;
+	void *bot;           /* bottom edge words [clo / 32, ceil(chi / 32)) of the last strip, at their index */
 	const uint32_t *left;
 	uint32_t *right;
-	long long *sum;
 	int64_t first;       /* index of the pass's first strip in the launch */
 } dpg_pass_t;
+
+#if defined(__CUDACC__) || defined(DPG_EMU)
+#define DPG_HD __host__ __device__
+#else
+#define DPG_HD
+#endif
+/* the columns of the strip of rows (r0, r1]: [dpg_clo(r0), dpg_chi(r1)), both within [0, lb] */
+static inline DPG_HD int64_t dpg_clo(int64_t r0, int64_t dlo, int64_t lb)
+{
+	int64_t c = r0 + dlo;
+	c = c < 0 ? 0 : c > lb ? lb : c;
+	return c & ~(int64_t)31;
+}
+static inline DPG_HD int64_t dpg_chi(int64_t r1, int64_t dhi, int64_t lb)
+{
+	const int64_t c = r1 + dhi;
+	return c < 0 ? 0 : c > lb ? lb : c;
+}
 
 /* The long kernel: a persistent grid of G warps; strip s (1024 RW rows of one pass) is run
  * by warp s mod G, strips in order. Buffer k < G - 1 is the ring from warp k to warp k + 1
  * (ring chunks of cww edge words); buffer G - 1 is the wrap (warp G - 1 to warp 0, one word
- * per 32 columns, as long as the longest B). Counters: produced / consumed chunks of buffer
- * k at cnt[DPG_CNT_STRIDE * 2k] / cnt[DPG_CNT_STRIDE * (2k + 1)], zero at launch. */
+ * per 32 columns, as long as the longest B, indexed by the word's place in the transfer).
+ * Counters: produced / consumed chunks of buffer k at cnt[DPG_CNT_STRIDE * 2k] /
+ * cnt[DPG_CNT_STRIDE * (2k + 1)], zero at launch. part[s]: the sum of strip s's bottom-row
+ * deltas (lev +1/-1, lcs LCS increments) over its columns before the next strip's first column,
+ * over all of its columns for a pass's last strip; with the corners (+1 per row down a left
+ * edge for lev, nothing for lcs) they give every strip's corner values (dpg_gpu.cu). */
 typedef struct {
 	const dpg_pass_t *pass;
 	const int32_t *strip_pass;   /* pass of each strip */
@@ -98,6 +127,7 @@ typedef struct {
 	int nc, rw, G, ring, cww;
 	void *rings, *wrap;
 	unsigned long long *cnt;
+	long long *part;
 } dpg_long_t;
 
 #if defined(__CUDACC__) || defined(DPG_EMU)

@@ -73,6 +73,13 @@ __device__ __forceinline__ int ew_sum(typename dpg_ew<MODE>::T w)
 /* the top boundary D(0, j + 1) - D(0, j) = +1; L(0, .) = 0 */
 template <int MODE>
 __device__ __forceinline__ uint32_t top_boundary() { return MODE == DPG_LEV ? 1u : 0u; }
+/* an edge word of boundary (or virtual) packets: +1 per column, no LCS increment */
+template <int MODE>
+__device__ __forceinline__ typename dpg_ew<MODE>::T ew_virtual()
+{
+	if constexpr (MODE == DPG_LEV) return 0x5555555555555555ull;
+	else return 0u;
+}
 
 /* lev, one column over a lane's RW words (lev_word of lev_slab.c on 32-bit words): hin bit 0
  * is +1, bit 1 is -1 entering the first word; returns the same for the last word's bit 31.
@@ -335,12 +342,12 @@ __device__ __forceinline__ void wait_ge(const unsigned long long *p, unsigned lo
 }
 
 /* 32 steps (block b: lane l on columns 32 b - l .. 32 b + 31 - l). MASK: some column is outside
- * [0, lb) (the first block and the last ones). FULL: the strip is 32 lanes x RW words of rows,
+ * the strip's [clo, chi) (its first block and its last ones). FULL: the strip is 32 lanes x RW words of rows,
  * its bottom row is bit 31 of lane 31's last word, i.e. the packet it hands down; otherwise the
  * bottom packet comes from word wo, bit ob. Every lane fills the accumulators as if it were the
  * out lane; only the out lane's are written. */
 template <int MODE, int RW, bool MASK, bool FULL>
-__device__ __forceinline__ void strip_block(int b, int lane, int lb, const uint8_t *__restrict__ bc, const uint32_t *tbl,
+__device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, const uint8_t *__restrict__ bc, const uint32_t *tbl,
                                             typename dpg_ew<MODE>::T tw, bool btop, uint32_t (&s0)[RW], uint32_t (&s1)[RW],
                                             uint32_t &pkt, typename dpg_ew<MODE>::T &acc_cur, typename dpg_ew<MODE>::T &acc_nxt,
                                             int wo, int ob)
@@ -351,7 +358,7 @@ __device__ __forceinline__ void strip_block(int b, int lane, int lb, const uint8
 		const uint32_t tpk = btop ? top_boundary<MODE>() : ew_get<MODE>(tw, u);
 		if (lane == 0) x = tpk;
 		const int c = 32 * b + u - lane;
-		const bool act = !MASK || (c >= 0 && c < lb);
+		const bool act = !MASK || (c >= clo && c < chi);
 		const uint32_t code = act ? (uint32_t)bc[c] : 0u;
 		uint32_t k0[RW], k1[RW], r0[RW], r1[RW];
 		if (MASK) {
@@ -378,30 +385,32 @@ __device__ __forceinline__ void strip_block(int b, int lane, int lb, const uint8
 }
 
 /* Why the pipeline cannot deadlock. Premises: every warp of the grid is resident at once
- * (cooperative launch, grid sized from the occupancy), a spinning warp never keeps another
- * from running, and rings have at least 2 chunks. Strip s runs blocks b = 0 .. nwb in order;
- *   C(s, x): at the start of block x cww strip s publishes that its top chunks < x are read
- *            (lane 0 loaded them), then waits for P(s - 1, x);
- *   P(s, q): at the end of block <= (q + 1) cww strip s publishes bottom chunk q (its last
- *            word), after waiting, before the chunk's first word, for its slot: for a ring the
- *            chunk q - ring + 1 positions back was read, C(s + 1, q - ring + 1) when that was
- *            this strip's, else C(s' + 1, .) for an earlier strip s' of this warp (an earlier
- *            round); for the wrap the strip s_r that read the wrap's previous contents did so,
- *            C(s_r, q + 1) with s_r < s in this round or an earlier one (or nothing when G = 1:
- *            the warp read word k at block k and overwrites it at block k + 1, in program order).
- * So P(s, q) needs P(s - 1, <= q + 1), C(s, <= q + 1), C(s + 1, <= q - ring + 1), C(s_r, q + 1);
- * C(s, x) needs P(s - 1, <= x - 1), P(s, <= x - 2), C(s + 1, <= x - ring). Within one round
- * (strips rG .. rG + G - 1, one per warp, the wrap's end being the next round) put
- * phi(C(s, x)) = 4x + 6s and phi(P(s, q)) = 4q + 6s + 5: the needs above have phi at most
- * phi(P) - 2, phi(P) - 1, phi(P) + 5 - 4 ring <= phi(P) - 3, phi(P) - 7, and phi(C) - 5,
- * phi(C) - 3, phi(C) + 6 - 4 ring <= phi(C) - 2 (the end-of-strip "all chunks read" comes after
- * P(s, nch - 1); only strips below it at chunks >= nch need it, and their phi is larger). Every
- * other need is on an earlier round: the input of warp 0 (the wrap, written in round r - 1), a
- * slot last used by this warp's previous strip (read in round r - 1), program order between a
- * warp's strips. The wrap holds a whole B, so warp G - 1 never waits for the next round's
- * warp 0; with a short ring there it would (warp 0 finishes its strip first), and the chain of
- * full rings behind it would stall warp 0 itself. Hence every wait points strictly down the
- * order (round, phi): there is no cycle, and every wait ends. */
+ * (cooperative launch sized from the occupancy), a spinning warp never keeps another from
+ * running, rings have at least 2 chunks (ring = r, cww words per chunk). Positions are block
+ * indices b, which are column words and the same for every strip of a pass; a transfer from
+ * strip s to s + 1 is the words [nk0, kb1) of s, which start where s + 1 starts. Strip s
+ * "completes block b" after, in order: at a chunk start, publishing that the chunks before are
+ * read, then waiting for the chunk of its top word b; the 32 steps; at the end of the block,
+ * flushing word b - 1, waiting before the first word of a chunk for its slot and publishing the
+ * chunk after its last word. So completing block b needs:
+ *  (a) the strip above completed block <= b + cww (the chunk with word b is whole by then);
+ *  (b) ring slots: the strip below completed block b - 2 - (r - 1) cww (the chunk r - 1 chunks
+ *      back was read; its publication is at the start of block b - 1 - (r - 1) cww), or, for a
+ *      slot last used by this warp's previous strip, a strip of the previous round;
+ *  (c) the wrap (warp G - 1 to warp 0 of the next round, as long as a whole B, indexed by the
+ *      word's place in its transfer): the strip that read the slot's previous contents did so;
+ *      for G = 1 that is this strip at an earlier block (program order, no wait);
+ *  (d) its own block b - 1, and all of its warp's strip of the previous round.
+ * Within a round (strips rG .. rG + G - 1) cut the strips into segments, maximal runs of one
+ * pass: strips depend on each other only inside a segment, except (c) from a wrap writer in a
+ * later segment to warp 0's strip, which heads the first one (when the whole round is one
+ * segment, (c) is implied by (a) along the chain and never blocks). Inside a segment put
+ * phi(s, b) = b + (cww + 1) s: (a) lowers phi by at least 1 and (b) by 1 + (r - 2) cww >= 1
+ * (this is where r >= 2 is needed), (d) by 1. Every need thus points to an earlier round, an
+ * earlier segment of the round, or a smaller phi in the segment: a well-founded order, so the
+ * waits form no cycle and every wait ends. With a short ring at the wrap instead, warp G - 1
+ * would wait for the next round's warp 0, which waits to finish its strip, which waits for the
+ * full rings behind warp G - 1: a real deadlock (tests/emu shows it). */
 template <int MODE, int RW>
 __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long_t p)
 {
@@ -432,7 +441,16 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 		const int64_t row0 = (s - P.first) * SR;
 		const int rows = (int)(P.la - row0 < SR ? P.la - row0 : SR);
 		const bool from_prev = row0 > 0, to_next = row0 + SR < P.la;
-		const int lb = (int)P.lb, nwb = (lb + 31) >> 5, nch = (nwb + cww - 1) / cww;
+		const int lb = (int)P.lb;
+		/* this strip's columns [clo, chi) and edge words [kb0, kb1). A transfer to the strip below
+		 * is the words [nk0, kb1), nk0 being that strip's first word (the band only moves right),
+		 * so both sides count its words and chunks from there; the strip above sent [kb0, pk1). */
+		const int clo = (int)dpg_clo(row0, P.dlo, lb), chi = (int)dpg_chi(row0 + rows, P.dhi, lb);
+		const int kb0 = clo >> 5, kb1 = (chi + 31) >> 5;
+		const int nk0 = to_next ? (int)(dpg_clo(row0 + SR, P.dlo, lb) >> 5) : kb1;
+		const int nch = (kb1 - nk0 + cww - 1) / cww;
+		const int pk1 = from_prev ? (int)((dpg_chi(row0, P.dhi, lb) + 31) >> 5) : kb0;
+		const int pnch = (pk1 - kb0 + cww - 1) / cww;
 		const int nw = (rows + 31) >> 5, ol = (nw - 1) / RW, wo = (nw - 1) % RW, ob = (rows - 1) & 31;
 		const bool full = rows == SR;   /* then ol = 31, wo = RW - 1, ob = 31 */
 		const uint8_t *ac = p.codes + P.a + row0, *bc = p.codes + P.b;
@@ -441,6 +459,8 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 		uint32_t s0[RW], s1[RW];
 #pragma unroll
 		for (int r = 0; r < RW; r++) {
+			/* the left edge: given (slab passes, full band), else the boundary or, at clo > 0,
+			 * the virtual +1 per row; the same words */
 			const int w = lane * RW + r;
 			if (P.left && w < nw) {
 				s0[r] = P.left[wbase + w];
@@ -455,37 +475,46 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 		ew_t *const osnk = to_next ? outb : (ew_t *)P.bot;
 		ew_t acc_cur = 0, acc_nxt = 0, tw = 0;
 		uint32_t pkt = 0;
-		long long sum = 0;
-		const int fend = lb >> 5;   /* blocks 1 .. fend - 1 have every column inside [0, lb) */
-		for (int b = 0; b <= nwb; b++) {
-			if (b < nwb) {
+		long long part = 0;
+		const int fend = chi >> 5;   /* blocks kb0 + 1 .. fend - 1 have every column inside [clo, chi) */
+		for (int b = kb0; b <= kb1; b++) {
+			if (b < kb1) {
 				if (from_prev) {
-					if (b % cww == 0) {
-						const int x = b / cww;
-						/* chunks < x are in lane 0's registers: their slots may be reused */
-						if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
-						wait_ge(in_prod, in_done + x + 1, seen_prod);
+					if (b < pk1) {
+						const int t = b - kb0;   /* word t of the transfer */
+						if (t % cww == 0) {
+							const int x = t / cww;
+							/* chunks < x are in lane 0's registers: their slots may be reused */
+							if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
+							wait_ge(in_prod, in_done + x + 1, seen_prod);
+						}
+						const int64_t at = in_wrap ? t : (int64_t)((in_done + t / cww) % ring) * cww + t % cww;
+						tw = lane == 0 ? __ldcg(inb + at) : (ew_t)0;
+					} else {
+						tw = ew_virtual<MODE>();   /* right of what the strip above computed */
 					}
-					const int64_t at = in_wrap ? b : (int64_t)((in_done + b / cww) % ring) * cww + b % cww;
-					tw = lane == 0 ? __ldcg(inb + at) : (ew_t)0;
 				} else if (tsrc) {
 					tw = lane == 0 ? tsrc[b] : (ew_t)0;
 				}
 			}
-			if (b >= 1 && b < fend) {
-				if (full) strip_block<MODE, RW, false, true>(b, lane, lb, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
-				else strip_block<MODE, RW, false, false>(b, lane, lb, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+			if (b > kb0 && b < fend) {
+				if (full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				else strip_block<MODE, RW, false, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
 			} else {
-				if (full) strip_block<MODE, RW, true, true>(b, lane, lb, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
-				else strip_block<MODE, RW, true, false>(b, lane, lb, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				if (full) strip_block<MODE, RW, true, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				else strip_block<MODE, RW, true, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
 			}
-			if (b >= 1) {
+			if (b > kb0) {
 				/* word k = b - 1 of the bottom edge is complete (the out lane reached column
-				 * 32 b + 31 - ol >= 32 b - 1); b <= nwb, so k < nwb */
-				const int k = b - 1, q = k / cww;
+				 * 32 b + 31 - ol >= 32 b - 1); kb0 <= k < kb1 */
+				const int k = b - 1, t = k - nk0, q = t / cww;
 				__syncwarp();   /* orders lane 0's reads of this block before the out lane's writes (G = 1) */
-				if (to_next) {
-					if (k % cww == 0) {   /* first word of chunk q: its slot must have been read */
+				if (k < nk0) part += ew_sum<MODE>(acc_cur);   /* left of the strip below: its corner */
+				if (to_next && k >= nk0) {
+					ew_t out = acc_cur;
+					if (k == kb1 - 1 && (chi & 31))   /* the strip below reads columns >= chi as virtual */
+						out |= ew_virtual<MODE>() & ~(ew_t)0 << (MODE == DPG_LEV ? 2 * (chi & 31) : (chi & 31));
+					if (t % cww == 0) {   /* first word of chunk q: its slot must have been read */
 						unsigned long long need = 0;
 						if (out_wrap) {
 							/* slot q was last written by the previous transfer when it had a chunk q,
@@ -496,23 +525,22 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 						}
 						if (need) wait_ge(out_cons, need, seen_cons);
 					}
-					const int64_t at = out_wrap ? k : (int64_t)((out_done + q) % ring) * cww + k % cww;
-					if (lane == ol) __stcg(osnk + at, acc_cur);
-					if ((k % cww == cww - 1 || k == nwb - 1) && lane == ol) {
+					const int64_t at = out_wrap ? t : (int64_t)((out_done + q) % ring) * cww + t % cww;
+					if (lane == ol) __stcg(osnk + at, out);
+					if ((t % cww == cww - 1 || k == kb1 - 1) && lane == ol) {
 						__threadfence();
 						st_release(out_prod, out_done + q + 1);
 					}
-				} else {
-					if (osnk && lane == ol) osnk[k] = acc_cur;
-					sum += ew_sum<MODE>(acc_cur);
+				} else if (!to_next && osnk && lane == ol) {
+					osnk[k] = acc_cur;
 				}
 			}
 			acc_cur = acc_nxt;
 			acc_nxt = 0;
 		}
 		if (from_prev) {
-			if (lane == 0) st_release(in_cons, in_done + nch);
-			in_done += nch;
+			if (lane == 0) st_release(in_cons, in_done + pnch);
+			in_done += pnch;
 		}
 		if (to_next) {
 			if (out_wrap) { wp = true; wp_base = out_done; wp_n = nch; }
@@ -528,7 +556,7 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 				}
 			}
 		}
-		if (!to_next && P.sum && lane == ol) *P.sum = sum;
+		if (lane == ol) p.part[s] = part;
 	}
 }
 
