@@ -336,21 +336,23 @@ static void sec_bands(void)
 		dt_random(b + L / 3, ins, 4, 0);
 		p[5].a = a; p[5].b = b; p[5].la = L; p[5].lb = lb + ins;
 	}
-	static const struct { int rw, warps, ring, cww; int64_t w; } cf[] = {
-		{ 1, 0, 0, 0, 1 }, { 2, 0, 0, 0, 16 }, { 4, 0, 0, 0, 300 }, { 1, 2, 2, 1, 5 }, { 1, 3, 2, 2, 64 }, { 2, 2, 3, 1, 2 },
+	static const struct { int rw, warps, ring, cww; int64_t w, probe; } cf[] = {
+		{ 1, 0, 0, 0, 1, 0 }, { 2, 0, 0, 0, 16, 64 }, { 4, 0, 0, 0, 300, 0 }, { 1, 2, 2, 1, 5, 100 }, { 1, 3, 2, 2, 64, 0 },
+		{ 2, 2, 3, 1, 2, 0 },
 	};
 	for (size_t c = 0; c < sizeof cf / sizeof cf[0]; c++) {
 		tune_reset();
 		rgpu_dp_tune.band = 1;
 		rgpu_dp_tune.band_w = cf[c].w;
+		rgpu_dp_tune.probe_rows = cf[c].probe;   /* > 0: a prefix decides whether to look for a bound */
 		rgpu_dp_tune.long_rw = cf[c].rw;
 		rgpu_dp_tune.max_warps = cf[c].warps;
 		rgpu_dp_tune.ring = cf[c].ring;
 		rgpu_dp_tune.chunk_words = cf[c].cww;
 		rgpu_dp_tune.batch_max_la = 32;
 		char what[96];
-		snprintf(what, sizeof what, "band w %lld rw %d warps %d ring %d chunk %d", (long long)cf[c].w, cf[c].rw, cf[c].warps,
-		         cf[c].ring, cf[c].cww);
+		snprintf(what, sizeof what, "band w %lld probe %lld rw %d warps %d ring %d chunk %d", (long long)cf[c].w,
+		         (long long)cf[c].probe, cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww);
 		for (int lcs = 0; lcs < 2; lcs++) {
 			compare(lcs, p, 6, -1, 0, 1, 0, what, 0);
 			if (c % 2 == 0 || !emu) {

@@ -10,9 +10,14 @@
  * small sub-problems left are traced as a batch. The canonical path does not depend on where
  * the splits fall (aln.h), so the result is the CPU's exactly.
  *
- * Memory: the batch runner takes one arena of min(budget, what the jobs need) and fills it
- * chunk by chunk; a long pair needs its codes (and reversed codes for paths) and O(lb) edges. A
- * budget too small for one unit is RK_ERES with a message. */
+ * Long pairs are pruned as on the CPU (aln_sweep.c, aln_cost): a bound (-k, the cost in a narrow
+ * band about the corner diagonals, or a sub-problem's known cost in Hirschberg) limits the
+ * long kernel to a diagonal band when that is well under the matrix; values outside are
+ * virtual upper bounds, so the cost and every optimal path inside are exact.
+ *
+ * Memory: the batch runner takes one arena of min(budget, 1 GB, what the jobs need) and fills
+ * it chunk by chunk; a long pair needs its codes (and reversed codes for paths) and O(lb)
+ * edges. A budget too small for one unit is RK_ERES with a message. */
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/rgpu_rt.h"
@@ -362,12 +367,15 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		rows += ps[i].la;
 		maxlb = imax(maxlb, ps[i].lb);
 	}
-	int rw = rgpu_dp_tune.long_rw;
+	int rw = rgpu_dp_tune.long_rw, banded = 1;
+	for (int64_t i = 0; i < np; i++)
+		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
 	if (rw != 1 && rw != 2 && rw != 4) {
 		/* more words per lane: fewer shuffles per cell, but a longer chain per step and fewer
-		 * strips; worth it only when there are strips for every SM many times over */
+		 * strips; worth it only when there are strips for every SM many times over, and never
+		 * for narrow bands, where the wavefront's latency is the time */
 		const int64_t per = 16ll * X->nsm;
-		rw = rows >= 4096 * per ? 4 : rows >= 2048 * per ? 2 : 1;
+		rw = banded ? 1 : rows >= 4096 * per ? 4 : rows >= 2048 * per ? 2 : 1;
 	}
 	const int64_t SR = 1024ll * rw;
 	int64_t ns = 0;
@@ -489,7 +497,7 @@ static int band_pays(int64_t k, int64_t la, int64_t lb)
 {
 	if (rgpu_dp_tune.band < 0 || k < 0) return 0;
 	if (rgpu_dp_tune.band > 0) return 1;
-	return (double)la * (double)lb >= (double)(1ll << 26) && k + 2048 < lb / 2;
+	return (double)la * (double)lb >= (double)(1ll << 24) && k + 2048 < lb / 2;
 }
 
 /* a cost (lev D, lcs la + lb - 2 L) from a pass value */
@@ -498,20 +506,17 @@ static int64_t to_cost(int mode, int64_t v, int64_t rows, int64_t cols)
 	return mode == DPG_LEV ? v : rows + cols - 2 * v;
 }
 
-/* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
- * bound would not pay: a band of half-width band_w about the corner diagonals (virtual values
- * outside never undercut the true ones, so the value at the end is at least the cost). *exact:
- * the band covered the matrix, the bound is the cost. */
-static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
+/* A pass over A[0, la) x B[0, lb) of the device codes (A at 0, B at la_all) in a band of
+ * half-width w about its corner diagonals; its cost (an upper bound of the true one: virtual
+ * values outside never undercut the true ones) */
+static rk_status_t band_cost(dctx_t *X, const uint8_t *dc, int nc, int64_t la_all, int64_t la, int64_t lb, int64_t w,
+                             int64_t *ub, int *exact)
 {
-	*ub = -1;
-	*exact = 0;
-	if (rgpu_dp_tune.band < 0 || (rgpu_dp_tune.band == 0 && (double)la * (double)lb < (double)(1ll << 26))) return RK_OK;
-	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), d = lb - la;
+	const int64_t d = lb - la;
 	dpg_pass_t ps;
 	memset(&ps, 0, sizeof ps);
 	ps.a = 0;
-	ps.b = la;
+	ps.b = la_all;
 	ps.la = la;
 	ps.lb = lb;
 	ps.dlo = imin(0, d) - w;
@@ -520,8 +525,29 @@ static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, 
 	rk_status_t st = long_run(X, dc, &ps, 1, nc, &r);
 	if (st) return st;
 	*ub = to_cost(X->mode, r.total, la, lb);
-	*exact = ps.dlo <= -la && ps.dhi >= lb;
+	if (exact) *exact = ps.dlo <= -la && ps.dhi >= lb;
 	return RK_OK;
+}
+
+/* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
+ * bound would not pay: the cost in a band of half-width band_w about the corner diagonals.
+ * That pass is latency bound (about la steps of the wavefront), so it runs only for pairs of
+ * 2^32 cells or more, and for the longest only when a 64k-row prefix looks similar. *exact: the
+ * band covered the matrix, the bound is the cost. */
+static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
+{
+	*ub = -1;
+	*exact = 0;
+	if (rgpu_dp_tune.band < 0 || (rgpu_dp_tune.band == 0 && (double)la * (double)lb < 4294967296.0)) return RK_OK;
+	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), P = tune_or(rgpu_dp_tune.probe_rows, 1 << 16);
+	if (la >= 8 * P && lb >= 8 * P) {
+		const int64_t Q = imax(1, imin(lb, (int64_t)((double)P * lb / la)));
+		int64_t c;
+		rk_status_t st = band_cost(X, dc, nc, la, P, Q, w, &c, 0);
+		if (st) return st;
+		if (c > imax(P, Q) / 4) return RK_OK;   /* dissimilar: a bound would be about the whole matrix */
+	}
+	return band_cost(X, dc, nc, la, la, lb, w, ub, exact);
 }
 
 /* lev D(la, lb) (-1 above k >= 0) or lcs L(la, lb) of one long pair */

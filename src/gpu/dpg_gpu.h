@@ -26,9 +26,11 @@ typedef struct {
 	int64_t leaf_rows;    /* Hirschberg: sub-problems of at most this many rows [1024] ... */
 	int64_t leaf_bytes;   /* ... and this many bytes of column store are traced directly [1 MB] */
 	int64_t chunk_pairs;  /* at most this many pairs per batch launch [2^20] */
-	int band;             /* long pairs: 1 always prune to a band when a bound is known (or found), -1 never
-	                       * [0: when the band is under half of B and the pair has 2^26 cells or more] */
+	int band;             /* long pairs: 1 always look for a bound and prune to its band, -1 never [0: look
+	                       * for one from 2^32 cells, prune when the band is under half of B] */
 	int64_t band_w;       /* half-width of the band about the corner diagonals that gives the first bound [256] */
+	int64_t probe_rows;   /* rows of the prefix that decides whether to look for a bound, for A and B of
+	                       * 8 times as many or more [65536] */
 } rgpu_dp_tune_t;
 extern rgpu_dp_tune_t rgpu_dp_tune;
 

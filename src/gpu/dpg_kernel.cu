@@ -27,7 +27,10 @@
  *    1.2 s; 1 Mb (RW = 1): 3.1e11 -> 19 ms.
  *  - batch, 1e6 pairs of 150 x 150: 5 words in an 8-lane group (3 lanes idle), 157 masked
  *    steps of ~26 ops x 8 lanes: 3.3e10 ops -> 2 ms; global traffic ~0.3 GB of codes.
- *  - traceback: one thread per pair, la + lb dependent loads each: memory latency bound. */
+ *  - traceback: one thread per pair, la + lb dependent loads each: memory latency bound.
+ *  - bands (similar pairs): the same ops per cell on about la x (band width + strip height)
+ *    cells; a narrow band is latency bound instead, about la steps of the ~60-cycle chain
+ *    (10 Mb: ~0.3 s), which is what the first, narrow bound costs on long similar pairs. */
 #include "gpu/dpg_kern.h"
 extern "C" {
 #include "algo/aln.h"   /* a C header: its declarations keep C linkage */
