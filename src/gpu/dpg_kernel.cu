@@ -401,8 +401,9 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  *      back was read; its publication is at the start of block b - 1 - (r - 1) cww), or, for a
  *      slot last used by this warp's previous strip, a strip of the previous round;
  *  (c) the wrap (warp G - 1 to warp 0 of the next round, as long as a whole B, indexed by the
- *      word's place in its transfer): the strip that read the slot's previous contents did so;
- *      for G = 1 that is this strip at an earlier block (program order, no wait);
+ *      word's place t in its transfer): the strip that read the slot's previous contents did so;
+ *      for G = 1 that is this strip, which read slot t at block kb0 + t and overwrites it at the
+ *      end of block nk0 + t + 1 > kb0 + t (program order, no wait);
  *  (d) its own block b - 1, and all of its warp's strip of the previous round.
  * Within a round (strips rG .. rG + G - 1) cut the strips into segments, maximal runs of one
  * pass: strips depend on each other only inside a segment, except (c) from a wrap writer in a
