@@ -1,0 +1,1095 @@
+/* lev and lcs on the GPU, host side, both modes (lev_gpu.cu and lcs_gpu.cu are the entry
+ * points). Everything goes to the call's stream (rgpu_rt_t).
+ *
+ * Routing: a pair with an empty side is answered here; otherwise A of at most 4096 rows (and
+ * not too many cells) goes to the batch kernel, many pairs per launch, sorted by shape so that
+ * a warp's pairs have similar lengths; longer pairs go one at a time to the long kernel.
+ * Paths: batch pairs keep every column's state on the device and are traced there; long pairs
+ * (or pairs whose column store would be large) by Hirschberg: forward and reverse passes of the
+ * long or batch kernel give the two rows around a split, the host picks the crossing, and the
+ * small sub-problems left are traced as a batch. The canonical path does not depend on where
+ * the splits fall (aln.h), so the result is the CPU's exactly.
+ *
+ * Long pairs are pruned as on the CPU (aln_sweep.c, aln_cost): a bound (-k, the cost in a narrow
+ * band about the corner diagonals, or a sub-problem's known cost in Hirschberg) limits the
+ * long kernel to a diagonal band when that is well under the matrix; values outside are
+ * virtual upper bounds, so the cost and every optimal path inside are exact.
+ *
+ * Memory: the batch runner takes one arena of min(budget, 1 GB, what the jobs need) and fills
+ * it chunk by chunk; a long pair needs its codes (and reversed codes for paths) and O(lb)
+ * edges. A budget too small for one unit is RK_ERES with a message. */
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/rgpu_rt.h"
+#include "gpu/dpg_gpu.h"
+#include "gpu/dpg_kern.h"
+#include "gpu/dpg_host.h"
+
+extern "C" {
+rgpu_dp_tune_t rgpu_dp_tune;
+}
+static_assert((int)RGPU_DP_LEV == (int)DPG_LEV && (int)RGPU_DP_LCS == (int)DPG_LCS, "one mode numbering");
+
+#define D_BATCH_MAX_LA 4096
+#define D_LONG_CELLS (1ll << 28)
+#define D_PATH_CELLS (1ll << 24)
+#define D_LEAF_ROWS 1024
+#define D_LEAF_BYTES (1ll << 20)
+#define D_RING 16
+#define D_CWW 8
+#define D_CHUNK_PAIRS (1ll << 20)
+#define D_ALIGN 256
+#define D_ARENA_MAX (1ull << 30)   /* batch arenas: chunks of at most 1 GB keep a long path's peak low */
+#define D_MAX_LEN (1ll << 30)   /* lengths the kernels' int columns and counters take */
+
+static inline int64_t tune_or(int64_t v, int64_t d) { return v > 0 ? v : d; }
+static inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+typedef struct {
+	rgpu_rt_t rt;
+	int mode, nsm, threads, live;
+	uint64_t used, peak;
+	rgpu_stats_t *sp;
+} dctx_t;
+
+typedef struct {
+	void *p;
+	uint64_t n;
+} dbuf_t;
+
+static int ew_bytes(int mode) { return mode == DPG_LEV ? 8 : 4; }
+static int planes(int mode) { return mode == DPG_LEV ? 4 : 1; }
+
+static rk_status_t ctx_init(dctx_t *X, int mode, const rgpu_opt_t *g, rgpu_stats_t *sp)
+{
+	X->mode = mode;
+	X->sp = sp;
+	X->threads = g->n_threads;
+	X->live = 1;   /* rgpu_rt_free also after a failed init */
+	rk_status_t st = rgpu_rt_init(&X->rt, g, sp);
+	if (st) return st;
+	CUDA_CHECK(cudaDeviceGetAttribute(&X->nsm, cudaDevAttrMultiProcessorCount, X->rt.device));
+	return RK_OK;
+}
+
+static void ctx_free(dctx_t *X)
+{
+	if (X->live) rgpu_rt_free(&X->rt);
+	X->live = 0;
+}
+
+static rk_status_t dalloc(dctx_t *X, dbuf_t *b, uint64_t bytes, const char *what)
+{
+	b->p = 0;
+	b->n = bytes ? bytes : 16;
+	if (X->used + b->n > X->rt.budget) {
+		rk_set_error("device memory limit of %.3f MB is too small for %s (%.3f MB more needed); raise --device-memory or use --backend cpu",
+		             X->rt.budget / 1e6, what, b->n / 1e6);
+		b->n = 0;
+		return RK_ERES;
+	}
+	cudaError_t e = cudaMalloc(&b->p, b->n);
+	if (e != cudaSuccess) {
+		b->p = 0;
+		b->n = 0;
+		CUDA_SET_ERROR(e);
+		return RK_ERES;
+	}
+	X->used += b->n;
+	if (X->used > X->peak) X->peak = X->used;
+	return RK_OK;
+}
+
+static void dfree(dctx_t *X, dbuf_t *b)
+{
+	/* unchecked: also on error paths, where the first error is the one to report */
+	if (b->p) {
+		cudaFree(b->p);
+		X->used -= b->n;
+	}
+	b->p = 0;
+	b->n = 0;
+}
+
+/* ---- timed launches ---- */
+typedef struct { int mode, cls; const dpg_batch_t *p; } batch_arg_t;
+static cudaError_t batch_fn(const void *a, cudaStream_t st)
+{
+	const batch_arg_t *x = (const batch_arg_t *)a;
+	return dpg_batch_launch(x->mode, x->cls, x->p, st);
+}
+typedef struct { int mode; const dpg_batch_t *p; } trace_arg_t;
+static cudaError_t trace_fn(const void *a, cudaStream_t st)
+{
+	const trace_arg_t *x = (const trace_arg_t *)a;
+	return dpg_trace_launch(x->mode, x->p, st);
+}
+typedef struct { int mode; const dpg_long_t *p; } long_arg_t;
+static cudaError_t long_fn(const void *a, cudaStream_t st)
+{
+	const long_arg_t *x = (const long_arg_t *)a;
+	dpg_long_t p = *x->p;
+	for (;;) {
+		const cudaError_t e = dpg_long_launch(x->mode, &p, st);
+		if (e != cudaErrorCooperativeLaunchTooLarge || p.G <= 1) return e;
+		/* fewer SMs than the occupancy said (MPS, another context): fewer warps give the same
+		 * result, and the rings and counters allocated for G serve any smaller grid */
+		cudaGetLastError();
+		p.G = (p.G + 1) / 2;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the batch runner */
+
+typedef struct {
+	int64_t la, lb;
+	int64_t a, b;        /* resident codes: offsets of A's and B's codes */
+	int64_t src;         /* packed codes: index of the pair in the source array */
+	int nc, cls;
+	aln_path_t *dst;     /* trace and append the path here, or NULL */
+	void *edge;          /* copy the bottom edge here (host), or NULL */
+	int64_t *val;        /* the value (lev D, lcs L) here, or NULL */
+} bjob_t;
+
+typedef struct {
+	const aln_pair_t *p;     /* pairs whose codes are packed per chunk, or NULL ... */
+	const uint8_t *dcodes;   /* ... codes already on the device (offsets in the jobs) */
+} bsrc_t;
+
+static int nc_class(int nc) { return nc <= 8 ? 0 : nc <= 64 ? 1 : 2; }
+
+static uint64_t job_bytes(int mode, const bjob_t *j, int resident)
+{
+	const uint64_t nw = (uint64_t)(j->la + 31) / 32, nwb = (uint64_t)(j->lb + 31) / 32;
+	uint64_t b = sizeof(dpg_pair_t) + 8 + 4;
+	if (!resident) b += (uint64_t)(j->la + j->lb);
+	if (j->dst) b += (uint64_t)j->lb * nw * planes(mode) * 4 + (uint64_t)(j->la + j->lb);
+	if (j->edge) b += nwb * ew_bytes(mode);
+	return b;
+}
+
+static int cmp_job(const void *x, const void *y)
+{
+	const bjob_t *a = (const bjob_t *)x, *b = (const bjob_t *)y;
+	if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
+	if (nc_class(a->nc) != nc_class(b->nc)) return nc_class(a->nc) < nc_class(b->nc) ? -1 : 1;
+	if (a->lb != b->lb) return a->lb < b->lb ? -1 : 1;
+	if (a->la != b->la) return a->la < b->la ? -1 : 1;
+	return a->src < b->src ? -1 : a->src > b->src;
+}
+
+/* Runs jobs[0, m) (sorted by cmp_job) in chunks of consecutive jobs of one class. */
+static rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *src, const char *what)
+{
+	if (m <= 0) return RK_OK;
+	const int mode = X->mode, PL = planes(mode), EWB = ew_bytes(mode), resident = !src->p;
+	const int64_t cap_pairs = tune_or(rgpu_dp_tune.chunk_pairs, D_CHUNK_PAIRS);
+	const uint64_t slack = 8 * D_ALIGN;
+	uint64_t total = slack, maxjob = 0;
+	for (int64_t i = 0; i < m; i++) {
+		const uint64_t b = job_bytes(mode, &jobs[i], resident);
+		total += b;
+		if (b > maxjob) maxjob = b;
+	}
+	const uint64_t avail = X->rt.budget > X->used ? X->rt.budget - X->used : 0;
+	if (maxjob + slack > avail) {
+		rk_set_error("device memory limit of %.3f MB is too small for %s (a %lld x %lld pair needs %.3f MB); raise --device-memory or use --backend cpu",
+		             X->rt.budget / 1e6, what, (long long)jobs[0].la, (long long)jobs[0].lb, (maxjob + slack) / 1e6);
+		for (int64_t i = 0; i < m; i++)
+			if (job_bytes(mode, &jobs[i], resident) == maxjob) {
+				rk_set_error("device memory limit of %.3f MB is too small for %s (a %lld x %lld pair needs %.3f MB); raise --device-memory or use --backend cpu",
+				             X->rt.budget / 1e6, what, (long long)jobs[i].la, (long long)jobs[i].lb, (maxjob + slack) / 1e6);
+				break;
+			}
+		return RK_ERES;
+	}
+	uint64_t cap = total < avail ? total : avail;
+	if (cap > D_ARENA_MAX && maxjob + slack <= D_ARENA_MAX) cap = D_ARENA_MAX;
+	dbuf_t arena = { 0, 0 };
+	rk_status_t st = dalloc(X, &arena, cap, what);
+	if (st) return st;
+	dpg_pair_t *hd = 0;
+	int64_t *hval = 0, *hopsoff = 0;
+	int32_t *hnops = 0;
+	int64_t *hpidx = 0, *hcoff = 0;
+	uint8_t *hcodes = 0, *hops = 0, *hedge = 0;
+	aln_path_t **hdst = 0;
+	rk_progress_t prog;
+	const int show = !resident && m >= (1 << 16);
+	if (show) rk_progress_start(&prog, mode == DPG_LEV ? "lev: GPU pairs" : "lcs: GPU pairs", (double)m);
+	for (int64_t s = 0; s < m && !st;) {
+		/* the chunk [s, e): one class, within the arena */
+		int64_t e = s, ncode = 0, ncs = 0, nops = 0, nedge = 0;
+		uint64_t used = slack;
+		int ncmax = resident ? jobs[s].nc : 1;
+		int any_path = 0;
+		while (e < m && e - s < cap_pairs && jobs[e].cls == jobs[s].cls && nc_class(jobs[e].nc) == nc_class(jobs[s].nc)) {
+			const uint64_t b = job_bytes(mode, &jobs[e], resident);
+			if (used + b > cap) break;
+			used += b;
+			if (jobs[e].nc > ncmax) ncmax = jobs[e].nc;
+			e++;
+		}
+		const int64_t n = e - s;   /* >= 1: every job fits the arena alone */
+		hd = (dpg_pair_t *)malloc(sizeof *hd * (size_t)n);
+		hval = (int64_t *)malloc(sizeof *hval * (size_t)n);
+		hnops = (int32_t *)malloc(sizeof *hnops * (size_t)n);
+		hopsoff = (int64_t *)malloc(sizeof *hopsoff * (size_t)n);
+		hdst = (aln_path_t **)calloc((size_t)n, sizeof *hdst);
+		if (!resident) {
+			hpidx = (int64_t *)malloc(sizeof *hpidx * (size_t)n);
+			hcoff = (int64_t *)malloc(sizeof *hcoff * (size_t)n);
+		}
+		if (!hd || !hval || !hnops || !hopsoff || !hdst || (!resident && (!hpidx || !hcoff))) {
+			st = RK_ERES;
+			rk_set_error("out of memory for a batch of %lld pairs", (long long)n);
+			break;
+		}
+		for (int64_t i = 0; i < n; i++) {
+			const bjob_t *j = &jobs[s + i];
+			dpg_pair_t *d = &hd[i];
+			d->la = (int32_t)j->la;
+			d->lb = (int32_t)j->lb;
+			if (resident) {
+				d->a = j->a;
+				d->b = j->b;
+			} else {
+				d->a = ncode;
+				d->b = ncode + j->la;
+				hpidx[i] = j->src;
+				hcoff[i] = ncode;
+				ncode += j->la + j->lb;
+			}
+			d->cs = d->ops = d->bot = -1;
+			hopsoff[i] = 0;
+			if (j->dst) {
+				d->cs = ncs;
+				ncs += j->lb * ((j->la + 31) / 32) * PL;
+				d->ops = hopsoff[i] = nops;
+				nops += j->la + j->lb;
+				hdst[i] = j->dst;
+				any_path = 1;
+			}
+			if (j->edge) {
+				d->bot = nedge;
+				nedge += (j->lb + 31) / 32;
+			}
+		}
+		/* the arena: pairs | values | op counts | codes | column stores | ops | edges */
+		char *base = (char *)arena.p;
+		int64_t off = 0;
+		dpg_pair_t *dd = (dpg_pair_t *)(base + off); off = up(off + (int64_t)sizeof *hd * n, D_ALIGN);
+		int64_t *dval = (int64_t *)(base + off); off = up(off + 8 * n, D_ALIGN);
+		int32_t *dnops = (int32_t *)(base + off); off = up(off + 4 * n, D_ALIGN);
+		uint8_t *dcodes = (uint8_t *)(base + off); off = up(off + ncode, D_ALIGN);
+		uint32_t *dcs = (uint32_t *)(base + off); off = up(off + 4 * ncs, D_ALIGN);
+		uint8_t *dops = (uint8_t *)(base + off); off = up(off + nops, D_ALIGN);
+		void *dedge = base + off; off = up(off + (int64_t)EWB * nedge, D_ALIGN);
+		if ((uint64_t)off > cap) {   /* cannot happen: slack covers the alignment */
+			st = RK_ERES;
+			rk_set_error("internal error: batch arena overflow");
+			break;
+		}
+		if (!resident) {
+			hcodes = (uint8_t *)malloc((size_t)(ncode ? ncode : 1));
+			if (!hcodes) { st = RK_ERES; rk_set_error("out of memory packing %lld pairs", (long long)n); break; }
+			dpg_pack_many(src->p, hpidx, n, hcoff, hcodes, X->threads);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(dcodes, hcodes, (size_t)ncode, cudaMemcpyHostToDevice, X->rt.st), done);
+		}
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(dd, hd, sizeof *hd * (size_t)n, cudaMemcpyHostToDevice, X->rt.st), done);
+		{
+			dpg_batch_t bp;
+			bp.pairs = dd;
+			bp.n = n;
+			bp.codes = resident ? src->dcodes : dcodes;
+			bp.nc = ncmax;
+			bp.val = dval;
+			bp.cs = ncs ? dcs : 0;
+			bp.bot = nedge ? dedge : 0;
+			bp.ops = nops ? dops : 0;
+			bp.nops = dnops;
+			batch_arg_t ba = { mode, jobs[s].cls, &bp };
+			if ((st = rgpu_rt_timed(&X->rt, batch_fn, &ba)) != RK_OK) break;
+			if (any_path) {
+				trace_arg_t ta = { mode, &bp };
+				if ((st = rgpu_rt_timed(&X->rt, trace_fn, &ta)) != RK_OK) break;
+			}
+		}
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(hval, dval, 8 * (size_t)n, cudaMemcpyDeviceToHost, X->rt.st), done);
+		if (nedge) {
+			hedge = (uint8_t *)malloc((size_t)(EWB * nedge));
+			if (!hedge) { st = RK_ERES; rk_set_error("out of memory for the rows of a batch"); break; }
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(hedge, dedge, (size_t)(EWB * nedge), cudaMemcpyDeviceToHost, X->rt.st), done);
+		}
+		if (nops) {
+			hops = (uint8_t *)malloc((size_t)nops);
+			if (!hops) { st = RK_ERES; rk_set_error("out of memory for the paths of a batch"); break; }
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(hnops, dnops, 4 * (size_t)n, cudaMemcpyDeviceToHost, X->rt.st), done);
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(hops, dops, (size_t)nops, cudaMemcpyDeviceToHost, X->rt.st), done);
+		}
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
+		for (int64_t i = 0; i < n; i++) {
+			const bjob_t *j = &jobs[s + i];
+			if (j->val) *j->val = hval[i];
+			if (j->edge) memcpy(j->edge, hedge + (size_t)EWB * hd[i].bot, (size_t)(EWB * ((j->lb + 31) / 32)));
+			if (!j->dst) hnops[i] = 0;
+		}
+		if (nops && (st = dpg_ops_path_many(hops, hopsoff, hnops, hdst, n, X->threads)) != RK_OK) break;
+		if (X->sp) X->sp->n_ichunk++;
+		free(hd); free(hval); free(hnops); free(hopsoff); free(hdst); free(hpidx); free(hcoff); free(hcodes); free(hops); free(hedge);
+		hd = 0; hval = 0; hnops = 0; hopsoff = 0; hdst = 0; hpidx = 0; hcoff = 0; hcodes = 0; hops = 0; hedge = 0;
+		s = e;
+		if (show) rk_progress(&prog, (double)s);
+	}
+done:
+	if (show) rk_progress_end(&prog);
+	free(hd); free(hval); free(hnops); free(hopsoff); free(hdst); free(hpidx); free(hcoff); free(hcodes); free(hops); free(hedge);
+	dfree(X, &arena);
+	return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the long kernel: passes ps[0, np) (first set here) over the device codes; res (np entries,
+ * or NULL): each pass's last strip: its columns [c0, c1] and values at c0 and at c1 (lev D,
+ * lcs L), from the strips' bottom-row sums and their corners (dpg_kern.h) */
+typedef struct {
+	int64_t c0, c1, v0, total;
+} pres_t;
+
+static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc, pres_t *res)
+{
+	const int mode = X->mode, EWB = ew_bytes(mode);
+	int64_t rows = 0, maxlb = 0;
+	for (int64_t i = 0; i < np; i++) {
+		rows += ps[i].la;
+		maxlb = imax(maxlb, ps[i].lb);
+	}
+	int rw = rgpu_dp_tune.long_rw, banded = 1;
+	for (int64_t i = 0; i < np; i++)
+		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
+	if (rw != 1 && rw != 2 && rw != 4) {
+		/* more words per lane: fewer shuffles per cell, but a longer chain per step and fewer
+		 * strips; worth it only when there are strips for every SM many times over, and never
+		 * for narrow bands, where the wavefront's latency is the time */
+		const int64_t per = 16ll * X->nsm;
+		rw = banded ? 1 : rows >= 4096 * per ? 4 : rows >= 2048 * per ? 2 : 1;
+	}
+	const int64_t SR = 1024ll * rw;
+	int64_t ns = 0;
+	for (int64_t i = 0; i < np; i++) {
+		ps[i].first = ns;
+		ns += (ps[i].la + SR - 1) / SR;
+	}
+	int coop = 0, bps = 0;
+	CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, X->rt.device));
+	if (!coop) {
+		rk_set_error("device %d cannot run cooperative kernels (the long-pair kernel needs them); use --backend cpu", X->rt.device);
+		return RK_ERES;
+	}
+	CUDA_CHECK(dpg_long_occupancy(mode, rw, nc, &bps));
+	const int W = dpg_long_warps(nc, rw);
+	int64_t G = (int64_t)bps * X->nsm * W;
+	if (G < 1) {
+		rk_set_error("the long-pair kernel does not fit on device %d (%d symbols)", X->rt.device, nc);
+		return RK_ERES;
+	}
+	G = imin(G, ns);
+	if (rgpu_dp_tune.max_warps > 0) G = imin(G, rgpu_dp_tune.max_warps);
+	const int ring = (int)imax(2, tune_or(rgpu_dp_tune.ring, D_RING)), cww = (int)tune_or(rgpu_dp_tune.chunk_words, D_CWW);
+	int32_t *hsp = (int32_t *)malloc(sizeof(int32_t) * (size_t)ns);
+	long long *hpart = (long long *)malloc(sizeof(long long) * (size_t)ns);
+	if (!hsp || !hpart) {
+		free(hsp);
+		free(hpart);
+		rk_set_error("out of memory for %lld strips", (long long)ns);
+		return RK_ERES;
+	}
+	for (int64_t i = 0; i < np; i++)
+		for (int64_t s = ps[i].first; s < ps[i].first + (ps[i].la + SR - 1) / SR; s++) hsp[s] = (int32_t)i;
+	dbuf_t dps = { 0, 0 }, dsp = { 0, 0 }, drings = { 0, 0 }, dwrap = { 0, 0 }, dcnt = { 0, 0 }, dpart = { 0, 0 };
+	rk_status_t st = RK_OK;
+	const uint64_t cnt_bytes = (uint64_t)2 * G * DPG_CNT_STRIDE * 8;
+	if ((st = dalloc(X, &dps, sizeof(dpg_pass_t) * (uint64_t)np, "the passes of a long pair")) ||
+	    (st = dalloc(X, &dsp, 4 * (uint64_t)ns, "the strips of a long pair")) ||
+	    (st = dalloc(X, &dpart, 8 * (uint64_t)ns, "the strips of a long pair")) ||
+	    (st = dalloc(X, &drings, (uint64_t)(G - 1) * ring * cww * EWB, "the rings between warps")) ||
+	    (st = dalloc(X, &dwrap, (uint64_t)((maxlb + 31) / 32 + 1) * EWB, "the wrap-around row")) ||
+	    (st = dalloc(X, &dcnt, cnt_bytes, "the pipeline counters")))
+		goto done;
+	CUDA_CHECK_GOTO(cudaMemsetAsync(dcnt.p, 0, cnt_bytes, X->rt.st), done);
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(dps.p, ps, sizeof(dpg_pass_t) * (size_t)np, cudaMemcpyHostToDevice, X->rt.st), done);
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(dsp.p, hsp, 4 * (size_t)ns, cudaMemcpyHostToDevice, X->rt.st), done);
+	{
+		dpg_long_t lp;
+		lp.pass = (const dpg_pass_t *)dps.p;
+		lp.strip_pass = (const int32_t *)dsp.p;
+		lp.ns = ns;
+		lp.codes = dcodes;
+		lp.nc = nc;
+		lp.rw = rw;
+		lp.G = (int)G;
+		lp.ring = ring;
+		lp.cww = cww;
+		lp.rings = drings.p;
+		lp.wrap = dwrap.p;
+		lp.cnt = (unsigned long long *)dcnt.p;
+		lp.part = (long long *)dpart.p;
+		long_arg_t la = { mode, &lp };
+		if ((st = rgpu_rt_timed(&X->rt, long_fn, &la)) != RK_OK) goto done;
+		if (X->sp) X->sp->n_jchunk++;
+	}
+	if (res) {
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(hpart, dpart.p, 8 * (size_t)ns, cudaMemcpyDeviceToHost, X->rt.st), done);
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
+		for (int64_t i = 0; i < np; i++) {
+			/* corners: the top-left one of the first strip is 0; down a strip's left edge lev
+			 * adds a row each (boundary or virtual), lcs nothing; along its bottom row to the
+			 * strip below's first column, its part */
+			const dpg_pass_t *q = &ps[i];
+			const int64_t n = (q->la + SR - 1) / SR;
+			int64_t v = 0;
+			for (int64_t x = 0; x < n; x++) {
+				const int64_t r0 = x * SR, r1 = imin(q->la, r0 + SR);
+				const int64_t bl = v + (mode == DPG_LEV ? r1 - r0 : 0);
+				if (x == n - 1) {
+					res[i].c0 = dpg_clo(r0, q->dlo, q->lb);
+					res[i].c1 = dpg_chi(r1, q->dhi, q->lb);
+					res[i].v0 = bl;
+					res[i].total = bl + hpart[q->first + x];
+				} else {
+					v = bl + hpart[q->first + x];
+				}
+			}
+		}
+	}
+done:
+	free(hsp);
+	free(hpart);
+	dfree(X, &dps);
+	dfree(X, &dsp);
+	dfree(X, &dpart);
+	dfree(X, &drings);
+	dfree(X, &dwrap);
+	dfree(X, &dcnt);
+	return st;
+}
+
+/* Bands (dpg_kern.h). A pass over the top rows of a problem of la x lb (or of the problem
+ * reversed: the band is symmetric) that only needs the paths of cost <= k: |j - i| + |(lb - j)
+ * - (la - i)| <= k, i.e. j - i within min(0, d) - h .. max(0, d) + h with d = lb - la and
+ * h = (k - |d|) / 2 (k >= |d|); the full band is every cell. */
+static void band_full(dpg_pass_t *p)
+{
+	p->dlo = -p->la;
+	p->dhi = p->lb;
+}
+static void band_k(dpg_pass_t *p, int64_t k, int64_t la, int64_t lb)
+{
+	const int64_t d = lb - la, h = (k - (d < 0 ? -d : d)) / 2;
+	p->dlo = imin(0, d) - h;
+	p->dhi = imax(0, d) + h;
+}
+/* the band of cost k pays when it is well under the matrix (or the tests say so) */
+static int band_pays(int64_t k, int64_t la, int64_t lb)
+{
+	if (rgpu_dp_tune.band < 0 || k < 0) return 0;
+	if (rgpu_dp_tune.band > 0) return 1;
+	return (double)la * (double)lb >= (double)(1ll << 24) && k + 2048 < lb / 2;
+}
+
+/* a cost (lev D, lcs la + lb - 2 L) from a pass value */
+static int64_t to_cost(int mode, int64_t v, int64_t rows, int64_t cols)
+{
+	return mode == DPG_LEV ? v : rows + cols - 2 * v;
+}
+
+/* A pass over A[0, la) x B[0, lb) of the device codes (A at 0, B at la_all) in a band of
+ * half-width w about its corner diagonals; its cost (an upper bound of the true one: virtual
+ * values outside never undercut the true ones) */
+static rk_status_t band_cost(dctx_t *X, const uint8_t *dc, int nc, int64_t la_all, int64_t la, int64_t lb, int64_t w,
+                             int64_t *ub, int *exact)
+{
+	const int64_t d = lb - la;
+	dpg_pass_t ps;
+	memset(&ps, 0, sizeof ps);
+	ps.a = 0;
+	ps.b = la_all;
+	ps.la = la;
+	ps.lb = lb;
+	ps.dlo = imin(0, d) - w;
+	ps.dhi = imax(0, d) + w;
+	pres_t r;
+	rk_status_t st = long_run(X, dc, &ps, 1, nc, &r);
+	if (st) return st;
+	*ub = to_cost(X->mode, r.total, la, lb);
+	if (exact) *exact = ps.dlo <= -la && ps.dhi >= lb;
+	return RK_OK;
+}
+
+/* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
+ * bound would not pay: the cost in a band of half-width band_w about the corner diagonals.
+ * That pass is latency bound (about la steps of the wavefront), so it runs only for pairs of
+ * 2^32 cells or more, and for the longest only when a 64k-row prefix looks similar. *exact: the
+ * band covered the matrix, the bound is the cost. */
+static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
+{
+	*ub = -1;
+	*exact = 0;
+	if (rgpu_dp_tune.band < 0 || (rgpu_dp_tune.band == 0 && (double)la * (double)lb < 4294967296.0)) return RK_OK;
+	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), P = tune_or(rgpu_dp_tune.probe_rows, 1 << 16);
+	if (la >= 8 * P && lb >= 8 * P) {
+		const int64_t Q = imax(1, imin(lb, (int64_t)((double)P * lb / la)));
+		int64_t c;
+		rk_status_t st = band_cost(X, dc, nc, la, P, Q, w, &c, 0);
+		if (st) return st;
+		if (c > imax(P, Q) / 4) return RK_OK;   /* dissimilar: a bound would be about the whole matrix */
+	}
+	return band_cost(X, dc, nc, la, la, lb, w, ub, exact);
+}
+
+/* lev D(la, lb) (-1 above k >= 0) or lcs L(la, lb) of one long pair */
+static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int64_t *val)
+{
+	uint8_t map[256];
+	const int nc = dpg_map(a, la, map);
+	uint8_t *hc = (uint8_t *)malloc((size_t)(la + lb));
+	if (!hc) { rk_set_error("out of memory for a %lld x %lld pair", (long long)la, (long long)lb); return RK_ERES; }
+	dpg_encode(map, a, la, 0, hc);
+	dpg_encode(map, b, lb, 0, hc + la);
+	dbuf_t dc = { 0, 0 };
+	rk_status_t st;
+	int64_t cost = -1, ub = -1;
+	int exact = 0;
+	if ((st = dalloc(X, &dc, (uint64_t)(la + lb), "the symbols of a long pair"))) goto done;
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)(la + lb), cudaMemcpyHostToDevice, X->rt.st), done);
+	/* with -k the bound is given; otherwise a first, narrow band may give one */
+	if (k < 0 && (st = long_bound(X, (const uint8_t *)dc.p, nc, la, lb, &ub, &exact))) goto done;
+	if (exact) {
+		cost = ub;
+	} else {
+		const int64_t kb = k >= 0 ? k : ub;
+		dpg_pass_t ps;
+		memset(&ps, 0, sizeof ps);
+		ps.a = 0;
+		ps.b = la;
+		ps.la = la;
+		ps.lb = lb;
+		if (band_pays(kb, la, lb)) band_k(&ps, kb, la, lb);
+		else band_full(&ps);
+		pres_t r;
+		if ((st = long_run(X, (const uint8_t *)dc.p, &ps, 1, nc, &r))) goto done;
+		/* exact when the cost is within the band's bound; above it, an upper bound (and > k) */
+		cost = to_cost(X->mode, r.total, la, lb);
+		if (k < 0 && ub >= 0 && cost > ub) {
+			rk_set_error("internal error: GPU %s of a %lld x %lld pair: cost %lld above its bound %lld", X->mode == DPG_LEV ? "lev" : "lcs",
+			             (long long)la, (long long)lb, (long long)cost, (long long)ub);
+			st = RK_ERES;
+			goto done;
+		}
+	}
+	if (X->mode == DPG_LEV) *val = k >= 0 && cost > k ? -1 : cost;
+	else *val = (la + lb - cost) / 2;
+done:
+	free(hc);
+	dfree(X, &dc);
+	return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hirschberg */
+
+typedef struct {
+	int64_t a0, la, b0, lb;   /* sub-problem A[a0, a0 + la) x B[b0, b0 + lb) */
+	int64_t cost;             /* its cost; the root's: a bound (-1: none) unless exact */
+	int exact, op;            /* op >= 0: a single op between sub-problems */
+} hitem_t;
+
+static int64_t store_bytes(int mode, int64_t la, int64_t lb)
+{
+	return lb * ((la + 31) / 32) * planes(mode) * 4;
+}
+
+static int is_leaf(int mode, int64_t la, int64_t lb)
+{
+	const int64_t rows = imin(tune_or(rgpu_dp_tune.leaf_rows, D_LEAF_ROWS), tune_or(rgpu_dp_tune.batch_max_la, D_BATCH_MAX_LA));
+	return la == 0 || lb == 0 || (la <= imin(rows, D_BATCH_MAX_LA) && store_bytes(mode, la, lb) <= tune_or(rgpu_dp_tune.leaf_bytes, D_LEAF_BYTES));
+}
+
+/* word-aligned middle row (any split gives the same path) */
+static int64_t split_row(int64_t la)
+{
+	const int64_t nw = (la + 31) / 32;
+	return nw >= 2 ? 32 * (nw / 2) : la / 2;
+}
+
+static int by_batch(int64_t rows, int64_t cols)
+{
+	const int64_t mx = imin(tune_or(rgpu_dp_tune.batch_max_la, D_BATCH_MAX_LA), D_BATCH_MAX_LA);
+	return rows <= mx && rows * cols <= tune_or(rgpu_dp_tune.long_cells, D_LONG_CELLS);
+}
+
+static rk_status_t items_push(hitem_t **v, int64_t *n, int64_t *m, hitem_t it)
+{
+	if (*n == *m) {
+		int64_t nm = *m ? 2 * *m : 64;
+		hitem_t *t = (hitem_t *)realloc(*v, sizeof(hitem_t) * (size_t)nm);
+		if (!t) { rk_set_error("out of memory for a path"); return RK_ERES; }
+		*v = t;
+		*m = nm;
+	}
+	(*v)[(*n)++] = it;
+	return RK_OK;
+}
+
+/* The canonical path of a[0, LA) x b[0, LB) appended to out; *cost: lev D, lcs the indel cost.
+ * k >= 0 (lev -k): only costs <= k are wanted; above it *cost = -1 and nothing is appended.
+ *
+ * Level by level: every sub-problem too large to trace is split after its middle row; its
+ * upper rows forward and its lower rows reversed are passes (many per launch of the long
+ * kernel, or of the batch kernel when short), pruned to the band of its known cost when that
+ * pays; the host scans the two rows for the crossing, whose costs are the two halves' costs
+ * (checked when they are traced). The leaves are traced as one batch. */
+static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, int64_t LB, int64_t k, aln_path_t *out,
+                          int64_t *cost)
+{
+	const int mode = X->mode, EWB = ew_bytes(mode);
+	uint8_t map[256];
+	const int nc = dpg_map(a, LA, map);
+	const int64_t OA = 0, OB = LA, ORA = LA + LB, ORB = 2 * LA + LB, NCODE = 2 * (LA + LB);
+	rk_status_t st = RK_OK;
+	hitem_t *it = 0, *nx = 0;
+	int64_t nit = 0, mit = 0, nnx = 0, mnx = 0;
+	dbuf_t dc = { 0, 0 }, dle = { 0, 0 };
+	uint8_t *hedge = 0;
+	bjob_t *jobs = 0;
+	dpg_pass_t *lps = 0;
+	pres_t *lres = 0;
+	int64_t *pidx = 0, *eoff = 0, *lidx = 0;
+	dpg_cross_job_t *cj = 0;
+	aln_path_t *piece = 0;
+	int64_t *leafval = 0;
+	int from_k = k >= 0, exact = 0;
+	*cost = -1;
+	uint8_t *hc = (uint8_t *)malloc((size_t)NCODE);
+	if (!hc) { rk_set_error("out of memory for a %lld x %lld path", (long long)LA, (long long)LB); return RK_ERES; }
+	dpg_encode(map, a, LA, 0, hc + OA);
+	dpg_encode(map, b, LB, 0, hc + OB);
+	dpg_encode(map, a, LA, 1, hc + ORA);
+	dpg_encode(map, b, LB, 1, hc + ORB);
+	if ((st = dalloc(X, &dc, (uint64_t)NCODE, "the symbols of a long pair and their reverse"))) goto done;
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)NCODE, cudaMemcpyHostToDevice, X->rt.st), done);
+	/* the root's bound: -k, or an upper bound from a narrow band (A and B forward at OA = 0, OB = LA) */
+	if (k < 0 && !is_leaf(mode, LA, LB) && (st = long_bound(X, (const uint8_t *)dc.p, nc, LA, LB, &k, &exact))) goto done;
+	{
+		hitem_t root = { 0, LA, 0, LB, k, exact, -1 };
+		if ((st = items_push(&it, &nit, &mit, root))) goto done;
+	}
+	bsrc_t rsrc;
+	rsrc.p = 0;
+	rsrc.dcodes = (const uint8_t *)dc.p;
+	for (;;) {
+		int64_t ni = 0;
+		for (int64_t t = 0; t < nit; t++)
+			if (it[t].op < 0 && !is_leaf(mode, it[t].la, it[t].lb)) ni++;
+		if (!ni) break;
+		/* split q: passes 2 q (its rows [0, is) forward) and 2 q + 1 (rows (is, la), reversed) */
+		pidx = (int64_t *)malloc(sizeof(int64_t) * (size_t)ni);
+		eoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ni));
+		lidx = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ni));
+		jobs = (bjob_t *)calloc((size_t)(2 * ni), sizeof(bjob_t));
+		lps = (dpg_pass_t *)calloc((size_t)(2 * ni), sizeof(dpg_pass_t));
+		lres = (pres_t *)calloc((size_t)(2 * ni), sizeof(pres_t));
+		cj = (dpg_cross_job_t *)calloc((size_t)ni, sizeof(dpg_cross_job_t));
+		if (!pidx || !eoff || !lidx || !jobs || !lps || !lres || !cj) { st = RK_ERES; rk_set_error("out of memory for a path"); goto done; }
+		int64_t q = 0, E = 0, El = 0, nj = 0, nl = 0;
+		for (int64_t t = 0; t < nit; t++)
+			if (it[t].op < 0 && !is_leaf(mode, it[t].la, it[t].lb)) pidx[q++] = t;
+		/* where each pass's bottom row goes in the host buffer: batch passes first, then the
+		 * long ones (one block, one copy back); a row of lb columns takes (lb + 31) / 32 words */
+#define PASS_ROWS(x) ((x) & 1 ? it[pidx[(x) / 2]].la - split_row(it[pidx[(x) / 2]].la) - 1 : split_row(it[pidx[(x) / 2]].la))
+		for (int64_t x = 0; x < 2 * q; x++) {
+			const int64_t rows = PASS_ROWS(x), lb = it[pidx[x / 2]].lb;
+			eoff[x] = -1;
+			lidx[x] = -1;
+			if (rows > 0 && by_batch(rows, lb)) { eoff[x] = E; E += (lb + 31) / 32; }
+		}
+		for (int64_t x = 0; x < 2 * q; x++) {
+			const int64_t rows = PASS_ROWS(x), lb = it[pidx[x / 2]].lb;
+			if (rows > 0 && !by_batch(rows, lb)) { eoff[x] = E + El; El += (lb + 31) / 32; }
+		}
+		hedge = (uint8_t *)malloc((size_t)(EWB * (E + El) + 8));
+		if (!hedge) { st = RK_ERES; rk_set_error("out of memory for the rows of a path"); goto done; }
+		if (El && (st = dalloc(X, &dle, (uint64_t)EWB * El, "the rows of a path's long passes"))) goto done;
+		for (int64_t x = 0; x < 2 * q; x++) {
+			const hitem_t *h = &it[pidx[x / 2]];
+			const int64_t rows = PASS_ROWS(x);
+			if (rows == 0) continue;   /* no rows: the boundary (a NULL row in the scan) */
+			/* forward: A[a0, a0 + is), B[b0, b0 + lb); reverse: the same ranges of the reversed codes */
+			const int64_t ao = x & 1 ? ORA + (LA - h->a0 - h->la) : OA + h->a0;
+			const int64_t bo = x & 1 ? ORB + (LB - h->b0 - h->lb) : OB + h->b0;
+			if (by_batch(rows, h->lb)) {
+				bjob_t *j = &jobs[nj++];
+				j->la = rows;
+				j->lb = h->lb;
+				j->a = ao;
+				j->b = bo;
+				j->src = x;
+				j->nc = nc;
+				j->cls = dpg_class_of(rows);
+				j->edge = hedge + (size_t)EWB * eoff[x];
+			} else {
+				dpg_pass_t *p = &lps[nl];
+				lidx[x] = nl++;
+				p->a = ao;
+				p->b = bo;
+				p->la = rows;
+				p->lb = h->lb;
+				/* the band of the sub-problem's cost (symmetric, so the reverse pass has the same) */
+				if (band_pays(h->cost, h->la, h->lb)) band_k(p, h->cost, h->la, h->lb);
+				else band_full(p);
+				p->bot = (char *)dle.p + (size_t)EWB * (eoff[x] - E);
+			}
+		}
+#undef PASS_ROWS
+		qsort(jobs, (size_t)nj, sizeof *jobs, cmp_job);
+		if ((st = run_batch(X, jobs, nj, &rsrc, "the passes of a path"))) goto done;
+		if (nl) {
+			if ((st = long_run(X, (const uint8_t *)dc.p, lps, nl, nc, lres))) goto done;
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(hedge + (size_t)EWB * E, dle.p, (size_t)(EWB * El), cudaMemcpyDeviceToHost, X->rt.st), done);
+			CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
+			dfree(X, &dle);
+		}
+		for (int64_t i = 0; i < q; i++) {
+			const hitem_t *h = &it[pidx[i]];
+			const int64_t is = split_row(h->la);
+			dpg_cross_job_t *c = &cj[i];
+			for (int r = 0; r < 2; r++) {
+				const int64_t x = 2 * i + r, rows = r ? h->la - is - 1 : is;
+				dpg_row_t *w = r ? &c->B : &c->F;
+				w->e = eoff[x] >= 0 ? hedge + (size_t)EWB * eoff[x] : 0;
+				if (lidx[x] >= 0) {   /* a long pass: its last strip's columns, its value at the first */
+					const pres_t *pr = &lres[lidx[x]];
+					w->c0 = pr->c0;
+					w->c1 = pr->c1;
+					w->v0 = to_cost(mode, pr->v0, rows, pr->c0);
+				} else {              /* a batch pass or no rows: every column, cost `rows` at column 0 */
+					w->c0 = 0;
+					w->c1 = h->lb;
+					w->v0 = rows;
+				}
+			}
+			c->lb = h->lb;
+			c->ai = hc[OA + h->a0 + is];
+			c->bc = hc + OB + h->b0;
+		}
+		dpg_cross_many(mode, cj, q, X->threads);
+		nnx = 0;
+		for (int64_t t = 0, i = 0; t < nit; t++) {
+			const hitem_t *h = &it[t];
+			if (h->op >= 0 || is_leaf(mode, h->la, h->lb)) {
+				if ((st = items_push(&nx, &nnx, &mnx, *h))) goto done;
+				continue;
+			}
+			const dpg_cross_t *x = &cj[i++].x;
+			if (!h->exact && (x->best < 0 || (h->cost >= 0 && x->best > h->cost))) {
+				/* only the root is inexact: above its bound. With -k that is the answer; a bound of
+				 * our own is never below the cost */
+				if (from_k) goto done;
+				rk_set_error("internal error: GPU Hirschberg root of %lld x %lld costs %lld, bound %lld", (long long)h->la,
+				             (long long)h->lb, (long long)x->best, (long long)h->cost);
+				st = RK_ERES;
+				goto done;
+			}
+			if (h->exact && x->best != h->cost) {
+				rk_set_error("internal error: GPU Hirschberg split of %lld x %lld costs %lld, expected %lld", (long long)h->la,
+				             (long long)h->lb, (long long)x->best, (long long)h->cost);
+				st = RK_ERES;
+				goto done;
+			}
+			const int64_t is = split_row(h->la);
+			hitem_t top = { h->a0, is, h->b0, x->j, x->cf, 1, -1 };
+			hitem_t mid = { 0, 0, 0, 0, 0, 1, x->op };
+			hitem_t bot = { h->a0 + is + 1, h->la - is - 1, h->b0 + x->jn, h->lb - x->jn, x->cb, 1, -1 };
+			if (!h->exact) *cost = x->best;   /* the root */
+			if ((st = items_push(&nx, &nnx, &mnx, top)) || (st = items_push(&nx, &nnx, &mnx, mid)) ||
+			    (st = items_push(&nx, &nnx, &mnx, bot)))
+				goto done;
+			if (h->exact && nit == 1) *cost = h->cost;
+		}
+		{ hitem_t *t = it; it = nx; nx = t; int64_t tn = nit; nit = nnx; nnx = tn; int64_t tm = mit; mit = mnx; mnx = tm; }
+		free(pidx); free(eoff); free(lidx); free(jobs); free(lps); free(lres); free(cj); free(hedge);
+		pidx = 0; eoff = 0; lidx = 0; jobs = 0; lps = 0; lres = 0; cj = 0; hedge = 0;
+	}
+	/* the leaves: traced as a batch over the resident codes */
+	{
+		const size_t ncell = (size_t)(nit > 0 ? nit : 1);   /* nit >= 1: the root or its pieces */
+		piece = (aln_path_t *)calloc(ncell, sizeof(aln_path_t));
+		leafval = (int64_t *)malloc(sizeof(int64_t) * ncell);
+		jobs = (bjob_t *)calloc(ncell, sizeof(bjob_t));
+		if (!piece || !leafval || !jobs) { st = RK_ERES; rk_set_error("out of memory for a path"); goto done; }
+		int64_t nj = 0;
+		for (int64_t t = 0; t < nit; t++) {
+			const hitem_t *h = &it[t];
+			leafval[t] = -1;
+			if (h->op >= 0 || h->la == 0 || h->lb == 0) continue;
+			bjob_t *j = &jobs[nj++];
+			j->la = h->la;
+			j->lb = h->lb;
+			j->a = OA + h->a0;
+			j->b = OB + h->b0;
+			j->src = t;
+			j->nc = nc;
+			j->cls = dpg_class_of(h->la);
+			j->dst = &piece[t];
+			j->val = &leafval[t];
+		}
+		qsort(jobs, (size_t)nj, sizeof *jobs, cmp_job);
+		if ((st = run_batch(X, jobs, nj, &rsrc, "the sub-problems of a path"))) goto done;
+		if (nit == 1 && it[0].op < 0 && !it[0].exact) {   /* the root was a leaf */
+			const hitem_t *h = &it[0];
+			const int64_t c = h->la == 0 || h->lb == 0 ? h->la + h->lb : to_cost(mode, leafval[0], h->la, h->lb);
+			if (from_k && c > h->cost) goto done;
+			*cost = c;
+		}
+		const size_t n0 = (size_t)out->n;
+		for (int64_t t = 0; t < nit && !st; t++) {
+			const hitem_t *h = &it[t];
+			if (h->op >= 0) {
+				st = aln_path_push(out, h->op, 1);
+				continue;
+			}
+			int64_t c;
+			if (h->la == 0 || h->lb == 0) {
+				c = h->la + h->lb;
+				st = aln_path_push(out, h->la ? ALN_I : ALN_D, h->la + h->lb);
+			} else {
+				c = to_cost(mode, leafval[t], h->la, h->lb);
+				st = aln_path_cat(out, &piece[t]);
+			}
+			if (!st && h->exact && c != h->cost) {
+				rk_set_error("internal error: GPU Hirschberg piece %lld x %lld costs %lld, expected %lld", (long long)h->la,
+				             (long long)h->lb, (long long)c, (long long)h->cost);
+				st = RK_ERES;
+			}
+		}
+		if (st) out->n = (int64_t)n0;
+	}
+done:
+	if (piece)
+		for (int64_t t = 0; t < nit; t++) aln_path_free(&piece[t]);
+	free(piece); free(leafval); free(hc); free(it); free(nx); free(hedge); free(jobs); free(lps); free(lres); free(pidx);
+	free(eoff); free(lidx); free(cj);
+	dfree(X, &dc);
+	dfree(X, &dle);
+	return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* entry points */
+
+static rk_status_t check_pairs(const aln_pair_t *p, int64_t n, const int64_t *val)
+{
+	if (n < 0 || (n > 0 && (!p || !val))) {
+		rk_set_error("GPU lev/lcs: bad arguments");
+		return RK_EINPUT;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		if (p[i].la < 0 || p[i].lb < 0 || (p[i].la && !p[i].a) || (p[i].lb && !p[i].b)) {
+			rk_set_error("GPU lev/lcs: bad pair %lld", (long long)i);
+			return RK_EINPUT;
+		}
+		if (p[i].la >= D_MAX_LEN || p[i].lb >= D_MAX_LEN) {
+			rk_set_error("pair %lld (%lld x %lld) is longer than the GPU kernels take (%lld); use --backend cpu", (long long)i,
+			             (long long)p[i].la, (long long)p[i].lb, (long long)D_MAX_LEN);
+			return RK_ERES;
+		}
+	}
+	return RK_OK;
+}
+
+extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
+                                     aln_path_t *paths, rgpu_stats_t *stats)
+{
+	rgpu_stats_t dummy;
+	rgpu_stats_t *sp = stats ? stats : &dummy;
+	memset(sp, 0, sizeof *sp);
+	const double t0 = rk_realtime();
+	if (mode != DPG_LEV) k = -1;
+	rk_status_t st = check_pairs(p, n, val);
+	if (st) return st;
+	dctx_t X;
+	memset(&X, 0, sizeof X);
+	bjob_t *jobs = 0;
+	int64_t *idx = 0, *lng = 0, nj = 0, nlong = 0;
+	int *nc = 0;
+	const int64_t bmax = imin(tune_or(rgpu_dp_tune.batch_max_la, D_BATCH_MAX_LA), D_BATCH_MAX_LA);
+	const int64_t lcells = tune_or(rgpu_dp_tune.long_cells, D_LONG_CELLS), pcells = tune_or(rgpu_dp_tune.path_cells, D_PATH_CELLS);
+	idx = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+	lng = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+	if (!idx || !lng) { st = RK_ERES; rk_set_error("out of memory for %lld pairs", (long long)n); goto done; }
+	/* empty sides and -k beyond the length difference need no device */
+	for (int64_t i = 0; i < n; i++) {
+		const int64_t la = p[i].la, lb = p[i].lb;
+		if (paths) paths[i].n = 0;
+		val[i] = -1;
+		if (la == 0 || lb == 0) {
+			val[i] = mode == DPG_LEV ? (k >= 0 && la + lb > k ? -1 : la + lb) : 0;
+			if (paths && val[i] >= 0 && (st = aln_path_push(&paths[i], la ? ALN_I : ALN_D, la + lb))) goto done;
+			continue;
+		}
+		if (k >= 0 && (la > lb ? la - lb : lb - la) > k) continue;
+		if (la <= bmax && la * lb <= (paths ? pcells : lcells)) idx[nj++] = i;
+		else lng[nlong++] = i;
+	}
+	if (!nj && !nlong) goto done;
+	if ((st = ctx_init(&X, mode, g, sp))) goto done;
+	if (nj) {
+		nc = (int *)malloc(sizeof(int) * (size_t)nj);
+		jobs = (bjob_t *)calloc((size_t)nj, sizeof(bjob_t));
+		if (!nc || !jobs) { st = RK_ERES; rk_set_error("out of memory for %lld pairs", (long long)nj); goto done; }
+		dpg_nc_many(p, idx, nj, X.threads, nc);
+		int64_t m = 0;
+		for (int64_t q = 0; q < nj; q++) {
+			const int64_t i = idx[q];
+			bjob_t *j = &jobs[m];
+			j->la = p[i].la;
+			j->lb = p[i].lb;
+			j->src = i;
+			j->nc = nc[q];
+			j->cls = dpg_class_of(j->la);
+			j->val = &val[i];
+			j->dst = paths ? &paths[i] : 0;
+			/* a column store that would crowd the device: Hirschberg in linear memory instead */
+			if (paths && job_bytes(mode, j, 0) > X.rt.budget / 4) {
+				lng[nlong++] = i;
+				memset(j, 0, sizeof *j);
+				continue;
+			}
+			m++;
+		}
+		qsort(jobs, (size_t)m, sizeof *jobs, cmp_job);
+		bsrc_t bs;
+		bs.p = p;
+		bs.dcodes = 0;
+		if ((st = run_batch(&X, jobs, m, &bs, "a batch of pairs"))) goto done;
+		for (int64_t q = 0; q < m; q++) {
+			const int64_t i = jobs[q].src;
+			if (k >= 0 && val[i] > k) {
+				val[i] = -1;
+				if (paths) paths[i].n = 0;
+			}
+		}
+	}
+	for (int64_t q = 0; q < nlong && !st; q++) {
+		const int64_t i = lng[q];
+		const aln_pair_t *x = &p[i];
+		if (paths) {
+			int64_t c = -1;
+			paths[i].n = 0;
+			st = hirsch(&X, x->a, x->la, x->b, x->lb, k, &paths[i], &c);
+			if (st) break;
+			val[i] = c < 0 ? -1 : mode == DPG_LEV ? c : (x->la + x->lb - c) / 2;
+		} else {
+			st = long_value(&X, x->a, x->la, x->b, x->lb, k, &val[i]);
+			if (st) break;
+		}
+		if (k >= 0 && val[i] > k) {
+			val[i] = -1;
+			if (paths) paths[i].n = 0;
+		}
+	}
+done:
+	sp->dev_bytes = X.peak;
+	ctx_free(&X);
+	free(idx); free(lng); free(nc); free(jobs);
+	sp->total_s = rk_realtime() - t0;
+	return st;
+}
+
+extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb,
+                                    uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *stats)
+{
+	rgpu_stats_t dummy;
+	rgpu_stats_t *sp = stats ? stats : &dummy;
+	memset(sp, 0, sizeof *sp);
+	const double t0 = rk_realtime();
+	if (la < 0 || lb < 0 || (la && !a) || (lb && !b) || (lb && !h0) || (mode == DPG_LEV && lb && !h1) ||
+	    (mode == DPG_LEV && v0 && !v1)) {
+		rk_set_error("GPU slab: bad arguments");
+		return RK_EINPUT;
+	}
+	if (la >= D_MAX_LEN || lb >= D_MAX_LEN) {
+		rk_set_error("a %lld x %lld slab is longer than the GPU kernels take; use --backend cpu", (long long)la, (long long)lb);
+		return RK_ERES;
+	}
+	/* no rows: the bottom edge is the top one; no columns: the right edge is the left one */
+	if (la == 0 || lb == 0) return RK_OK;
+	dctx_t X;
+	memset(&X, 0, sizeof X);
+	const int EWB = ew_bytes(mode);
+	const int64_t nwb = (lb + 31) / 32, nwp = (la + 31) / 32, nv = mode == DPG_LEV ? 2 : 1;
+	uint8_t map[256];
+	const int nc = dpg_map(a, la, map);
+	uint8_t *hc = (uint8_t *)malloc((size_t)(la + lb)), *he = (uint8_t *)malloc((size_t)(EWB * nwb));
+	uint32_t *hv = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(nv * nwp));
+	dbuf_t dc = { 0, 0 }, dtop = { 0, 0 }, dbot = { 0, 0 }, dl = { 0, 0 }, dr = { 0, 0 };
+	rk_status_t st = RK_OK;
+	if (!hc || !he || !hv) { st = RK_ERES; rk_set_error("out of memory for a %lld x %lld slab", (long long)la, (long long)lb); goto done; }
+	dpg_encode(map, a, la, 0, hc);
+	dpg_encode(map, b, lb, 0, hc + la);
+	dpg_edge_from_planes(mode, h0, h1, lb, he);
+	if ((st = ctx_init(&X, mode, g, sp))) goto done;
+	if ((st = dalloc(&X, &dc, (uint64_t)(la + lb), "the symbols of a slab")) ||
+	    (st = dalloc(&X, &dtop, (uint64_t)(EWB * nwb), "a slab's top row")) ||
+	    (st = dalloc(&X, &dbot, (uint64_t)(EWB * nwb), "a slab's bottom row")))
+		goto done;
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)(la + lb), cudaMemcpyHostToDevice, X.rt.st), done);
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(dtop.p, he, (size_t)(EWB * nwb), cudaMemcpyHostToDevice, X.rt.st), done);
+	if (v0) {
+		/* the uint64 words of the CPU edges are, in memory, their 32-bit words in order */
+		memcpy(hv, v0, sizeof(uint32_t) * (size_t)nwp);
+		if (mode == DPG_LEV) memcpy(hv + nwp, v1, sizeof(uint32_t) * (size_t)nwp);
+		if ((st = dalloc(&X, &dl, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's left edge")) ||
+		    (st = dalloc(&X, &dr, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's right edge")))
+			goto done;
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(dl.p, hv, sizeof(uint32_t) * (size_t)(nv * nwp), cudaMemcpyHostToDevice, X.rt.st), done);
+	}
+	{
+		dpg_pass_t ps;
+		memset(&ps, 0, sizeof ps);
+		ps.a = 0;
+		ps.b = la;
+		ps.la = la;
+		ps.lb = lb;
+		ps.top = dtop.p;
+		ps.bot = dbot.p;
+		ps.left = (const uint32_t *)dl.p;
+		ps.right = (uint32_t *)dr.p;
+		band_full(&ps);   /* a slab is every cell of its rows */
+		if ((st = long_run(&X, (const uint8_t *)dc.p, &ps, 1, nc, 0))) goto done;
+	}
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(he, dbot.p, (size_t)(EWB * nwb), cudaMemcpyDeviceToHost, X.rt.st), done);
+	if (v0) CUDA_CHECK_GOTO(cudaMemcpyAsync(hv, dr.p, sizeof(uint32_t) * (size_t)(nv * nwp), cudaMemcpyDeviceToHost, X.rt.st), done);
+	CUDA_CHECK_GOTO(cudaStreamSynchronize(X.rt.st), done);
+	dpg_edge_to_planes(mode, he, lb, h0, h1);
+	if (v0) {
+		memcpy(v0, hv, sizeof(uint32_t) * (size_t)nwp);
+		if (mode == DPG_LEV) memcpy(v1, hv + nwp, sizeof(uint32_t) * (size_t)nwp);
+	}
+done:
+	dfree(&X, &dc);
+	dfree(&X, &dtop);
+	dfree(&X, &dbot);
+	dfree(&X, &dl);
+	dfree(&X, &dr);
+	sp->dev_bytes = X.peak;
+	ctx_free(&X);
+	free(hc);
+	free(he);
+	free(hv);
+	sp->total_s = rk_realtime() - t0;
+	return st;
+}

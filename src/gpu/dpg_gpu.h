@@ -1,0 +1,56 @@
+/* gpu layer: the lev/lcs driver both modes share (dpg_gpu.cu; the modes' entry points are in
+ * lev_gpu.h and lcs_gpu.h), and its tuning switches for tests and benchmarks. Present only in
+ * builds with CUDA. */
+#ifndef RGPU_DPG_GPU_H
+#define RGPU_DPG_GPU_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "gpu/rgpu.h"
+#include "algo/aln.h"
+
+#ifdef RKTLCS_HAVE_CUDA
+/* Switches that change how the work is split, never a result. 0 everywhere: the defaults
+ * (in brackets). Tests set them to reach every kernel, class and wait condition on small
+ * inputs; not thread-safe (set them before the calls). */
+typedef struct {
+	int long_rw;          /* words per lane of the long kernel, 1, 2 or 4 [by size: 4 for the largest] */
+	int max_warps;        /* at most this many warps in the long kernel's pipeline [as many as fit] */
+	int ring;             /* chunks per ring between warps, >= 2 [16] */
+	int chunk_words;      /* 32-column words per chunk [8] */
+	int64_t batch_max_la; /* A longer than this (at most 4096) goes to the long kernel [4096] */
+	int64_t long_cells;   /* ... and pairs of more cells than this [2^28] */
+	int64_t path_cells;   /* paths: pairs of more cells than this by Hirschberg [2^24] */
+	int64_t leaf_rows;    /* Hirschberg: sub-problems of at most this many rows [1024] ... */
+	int64_t leaf_bytes;   /* ... and this many bytes of column store are traced directly [1 MB] */
+	int64_t chunk_pairs;  /* at most this many pairs per batch launch [2^20] */
+	int band;             /* long pairs: 1 always look for a bound and prune to its band, -1 never [0: look
+	                       * for one from 2^32 cells, prune when the band is under half of B] */
+	int64_t band_w;       /* half-width of the band about the corner diagonals that gives the first bound [256] */
+	int64_t probe_rows;   /* rows of the prefix that decides whether to look for a bound, for A and B of
+	                       * 8 times as many or more [65536] */
+} rgpu_dp_tune_t;
+extern rgpu_dp_tune_t rgpu_dp_tune;
+
+enum { RGPU_DP_LEV = 0, RGPU_DP_LCS = 1 };
+
+/* n pairs: val[i] = lev D(a, b) (-1 above k when k >= 0) or lcs L(a, b); paths[i] (NULL: none)
+ * the canonical path, empty when val[i] is -1. Pairs by size: batch kernel or long kernel. */
+rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
+                          aln_path_t *paths, rgpu_stats_t *st);
+
+/* The slab pass of lev_slab / lcs_slab (lev.h, lcs.h) over all of A = a[0, la) and B =
+ * b[0, lb): h0/h1 (lev hp/hm, lcs hc and NULL) in: the top edge, out: the bottom edge (bits
+ * from lb on left as they were); v0/v1 (lev pv/mv, lcs v and NULL) in: the left edge, out: the
+ * right edge, or NULL for the boundary left edge and no right edge. */
+rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, uint64_t *h0,
+                         uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

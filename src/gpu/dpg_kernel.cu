@@ -1,0 +1,671 @@
+/* lev and lcs kernels: the bit-parallel column step (Myers/Hyyro for lev, Allison-Dix /
+ * Hyyro for lcs, 32 rows per word, exactly the recurrences of src/algo/lev_slab.c and
+ * lcs_slab.c), the batch kernel (one group of G lanes per pair), the traceback kernel (one
+ * thread per pair, the rule of aln_trace) and the long kernel (a pipeline of strips over a
+ * persistent grid). See dpg_kern.h for the layouts.
+ *
+ * Skewed lanes. Lane l of a group holds RW consecutive words of rows and works on column
+ * t - l at step t; the horizontal delta leaving its bottom word at step t is what lane l + 1
+ * needs at step t + 1 (the same column one word lower), handed over by one __shfl_up_sync
+ * per step. Lane 0 takes the top edge instead (the boundary, or the strip above's bottom).
+ * Lanes whose column is outside [0, lb) keep their state (masked steps: the first block of
+ * 32 steps and the last ones of a strip); the long kernel runs the blocks in between without
+ * any mask.
+ *
+ * Integer-op roofline (H100: 132 SMs x 64 INT32 lanes x 1.98 GHz = 1.67e13 ops/s). One step
+ * of one word is 32 cells.
+ *  - lev, per word: Xv, eq|hm, and, add, xor|or (LOP3), Ph (LOP3), Mh, two >> 31, two
+ *    <<1|in, pv (LOP3), mv = 13 INT ops; per lane and step on top: the shuffle, lane 0's top
+ *    select (3), the packet (2), the output slot (1), the code load and the table address
+ *    (LDG + IMAD + LDS per word, on the load/FMA pipes) ~ 6 INT. RW = 1: ~19 ops / 32 cells,
+ *    RW = 4: ~14.5. 10 Mb x 10 Mb = 1e14 cells: 3.1e12 word steps x 14.5 = 4.5e13 ops ->
+ *    2.7 s at the INT peak (RW = 4); 1 Mb (RW = 1): 5.9e11 ops -> 36 ms; a 40 kb pair is
+ *    latency bound, not op bound: ~(40k columns + 40 strips x ~290 steps of lag) steps of a
+ *    ~60-cycle dependent chain (shuffle + 8 dependent ops) ~ 1.5 ms.
+ *  - lcs, per word: U = V & M, S = V + U + c (IADD3), the carry (LOP3), V' (LOP3), c >> 31
+ *    = 5 INT ops, + ~5 per lane and step: RW = 4 ~6.3 ops / 32 cells -> 10 Mb: 2e13 ops ->
+ *    1.2 s; 1 Mb (RW = 1): 3.1e11 -> 19 ms.
+ *  - batch, 1e6 pairs of 150 x 150: 5 words in an 8-lane group (3 lanes idle), 157 masked
+ *    steps of ~26 ops x 8 lanes: 3.3e10 ops -> 2 ms; global traffic ~0.3 GB of codes.
+ *  - traceback: one thread per pair, la + lb dependent loads each: memory latency bound.
+ *  - bands (similar pairs): the same ops per cell on about la x (band width + strip height)
+ *    cells; a narrow band is latency bound instead, about la steps of the ~60-cycle chain
+ *    (10 Mb: ~0.3 s), which is what the first, narrow bound costs on long similar pairs. */
+#include "gpu/dpg_kern.h"
+extern "C" {
+#include "algo/aln.h"   /* a C header: its declarations keep C linkage */
+}
+
+#define FULLM 0xffffffffu
+
+/* DPG_EMU: the same code compiled by the host compiler against the warp emulator of
+ * tests/emu (CI runs the kernels' logic without a device); only these hooks differ. */
+#ifdef DPG_EMU
+#define DPG_DSM(name) uint32_t *name = (uint32_t *)emu_dyn_smem()
+#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) ((void)(st), emu_launch((grid), (block), (smem), false, [=]() { kfn(arg); }))
+#else
+#define DPG_DSM(name) extern __shared__ uint32_t name[]
+#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) (kfn<<<grid, block, smem, st>>>(arg), cudaGetLastError())
+#endif
+
+template <int MODE> struct dpg_ew;
+template <> struct dpg_ew<DPG_LEV> { typedef unsigned long long T; };
+template <> struct dpg_ew<DPG_LCS> { typedef unsigned int T; };
+
+/* packet of slot u of an edge word, and a packet placed in slot u */
+template <int MODE>
+__device__ __forceinline__ uint32_t ew_get(typename dpg_ew<MODE>::T w, int u)
+{
+	if constexpr (MODE == DPG_LEV) return (uint32_t)(w >> (2 * u)) & 3u;
+	else return (w >> u) & 1u;
+}
+template <int MODE>
+__device__ __forceinline__ typename dpg_ew<MODE>::T ew_put(uint32_t pk, int u)
+{
+	typedef typename dpg_ew<MODE>::T T;
+	if constexpr (MODE == DPG_LEV) return (T)pk << (2 * u);
+	else return (T)pk << u;
+}
+/* sum of the deltas in a word: lev +1/-1, lcs the carries (LCS increments) */
+template <int MODE>
+__device__ __forceinline__ int ew_sum(typename dpg_ew<MODE>::T w)
+{
+	if constexpr (MODE == DPG_LEV) return __popcll(w & 0x5555555555555555ull) - __popcll(w & 0xaaaaaaaaaaaaaaaaull);
+	else return __popc(w);
+}
+/* the top boundary D(0, j + 1) - D(0, j) = +1; L(0, .) = 0 */
+template <int MODE>
+__device__ __forceinline__ uint32_t top_boundary() { return MODE == DPG_LEV ? 1u : 0u; }
+/* an edge word of boundary (or virtual) packets: +1 per column, no LCS increment */
+template <int MODE>
+__device__ __forceinline__ typename dpg_ew<MODE>::T ew_virtual()
+{
+	if constexpr (MODE == DPG_LEV) return 0x5555555555555555ull;
+	else return 0u;
+}
+
+/* lev, one column over a lane's RW words (lev_word of lev_slab.c on 32-bit words): hin bit 0
+ * is +1, bit 1 is -1 entering the first word; returns the same for the last word's bit 31.
+ * rp / rm: each word's raw horizontal deltas (bit b: row 32 w + b + 1). */
+template <int RW>
+__device__ __forceinline__ uint32_t lev_col(uint32_t (&pv)[RW], uint32_t (&mv)[RW], const uint32_t (&eq)[RW], uint32_t hin,
+                                            uint32_t (&rp)[RW], uint32_t (&rm)[RW])
+{
+	uint32_t hp = hin & 1u, hm = (hin >> 1) & 1u;
+#pragma unroll
+	for (int r = 0; r < RW; r++) {
+		const uint32_t Pv = pv[r], Mv = mv[r];
+		const uint32_t Xv = eq[r] | Mv, e = eq[r] | hm;
+		const uint32_t Xh = (((e & Pv) + Pv) ^ Pv) | e;
+		uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
+		rp[r] = Ph;
+		rm[r] = Mh;
+		const uint32_t op = Ph >> 31, om = Mh >> 31;
+		Ph = (Ph << 1) | hp;
+		Mh = (Mh << 1) | hm;
+		pv[r] = Mh | ~(Xv | Ph);
+		mv[r] = Ph & Xv;
+		hp = op;
+		hm = om;
+	}
+	return hp | (hm << 1);
+}
+
+/* lcs, one column over a lane's RW words: V' = (V + (V & M) + c) | (V & ~M), the carry out
+ * of every bit (raw, into rc) being the LCS increment at its row. */
+template <int RW>
+__device__ __forceinline__ uint32_t lcs_col(uint32_t (&v)[RW], const uint32_t (&eq)[RW], uint32_t cin, uint32_t (&rc)[RW])
+{
+	uint32_t c = cin & 1u;
+#pragma unroll
+	for (int r = 0; r < RW; r++) {
+		const uint32_t V = v[r], M = eq[r], U = V & M, S = V + U + c;
+		const uint32_t cr = (V & U) | ((V | U) & ~S);
+		rc[r] = cr;
+		v[r] = S | (V & ~M);
+		c = cr >> 31;
+	}
+	return c;
+}
+
+/* One column: the match words of `code` from the lane's private table column, then the step. */
+template <int MODE, int RW>
+__device__ __forceinline__ uint32_t dp_step(uint32_t (&s0)[RW], uint32_t (&s1)[RW], const uint32_t *tbl, int lane,
+                                            uint32_t code, uint32_t hin, uint32_t (&r0)[RW], uint32_t (&r1)[RW])
+{
+	uint32_t eq[RW];
+#pragma unroll
+	for (int r = 0; r < RW; r++) eq[r] = tbl[(code * RW + r) * 32 + lane];
+	if constexpr (MODE == DPG_LEV) return lev_col<RW>(s0, s1, eq, hin, r0, r1);
+	else return lcs_col<RW>(s0, eq, hin, r0);
+}
+
+/* the packet of row `ob` of word `wo` (the bottom row when it is not bit 31 of the last word) */
+template <int MODE, int RW>
+__device__ __forceinline__ uint32_t out_packet(const uint32_t (&r0)[RW], const uint32_t (&r1)[RW], int wo, int ob)
+{
+	uint32_t a = 0, m = 0;
+#pragma unroll
+	for (int r = 0; r < RW; r++)
+		if (r == wo) {
+			a = r0[r];
+			if constexpr (MODE == DPG_LEV) m = r1[r];
+		}
+	if constexpr (MODE == DPG_LEV) return ((a >> ob) & 1u) | (((m >> ob) & 1u) << 1);
+	else return (a >> ob) & 1u;
+}
+
+/* The match words of the lane's rows: entry (code c, word r) at tbl[(c * RW + r) * 32 + lane],
+ * a column of the table only this lane reads or writes (no synchronization, no bank
+ * conflicts). Rows first + 32 r + b of ac[0, rows). */
+template <int RW>
+__device__ __forceinline__ void peq_build(uint32_t *tbl, int nc, int lane, const uint8_t *ac, int64_t first, int64_t rows)
+{
+	for (int c = 0; c < nc; c++)
+#pragma unroll
+		for (int r = 0; r < RW; r++) tbl[(c * RW + r) * 32 + lane] = 0;
+#pragma unroll
+	for (int r = 0; r < RW; r++) {
+		const int64_t r0 = first + 32 * r;
+		if (r0 >= rows) continue;
+		const int n = rows - r0 < 32 ? (int)(rows - r0) : 32;
+		for (int b = 0; b < n; b++) tbl[((uint32_t)ac[r0 + b] * RW + r) * 32 + lane] |= 1u << b;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* batch kernel: one group of G lanes per pair, every step masked */
+
+template <int MODE, int G, int RW>
+__global__ void __launch_bounds__(32 * DPG_WARPS) dpg_batch_kernel(const dpg_batch_t p)
+{
+	typedef typename dpg_ew<MODE>::T ew_t;
+	DPG_DSM(dsm);
+	const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5, li = lane & (G - 1);
+	uint32_t *tbl = dsm + (size_t)wib * p.nc * RW * 32;
+	const int64_t gid = ((int64_t)blockIdx.x * (blockDim.x >> 5) + wib) * (32 / G) + lane / G;
+	const bool have = gid < p.n;
+	dpg_pair_t P;
+	if (have) P = p.pairs[gid];
+	else { P.a = P.b = 0; P.la = P.lb = 0; P.cs = P.bot = P.ops = -1; }
+	const int la = P.la, lb = P.lb, nw = (la + 31) >> 5, nl = (nw + RW - 1) / RW, nwb = (lb + 31) >> 5;
+	/* every lane of the warp runs the same steps (the shuffles need all 32): those of its
+	 * longest pair */
+	const int nblk = (int)__reduce_max_sync(FULLM, have ? (unsigned)(nwb + 1) : 0u);
+	const uint8_t *ac = p.codes + P.a, *bc = p.codes + P.b;
+	peq_build<RW>(tbl, p.nc, lane, ac, (int64_t)li * RW * 32, la);
+	uint32_t s0[RW], s1[RW];
+#pragma unroll
+	for (int r = 0; r < RW; r++) { s0[r] = ~0u; s1[r] = 0; }   /* the left boundary: +1 per row / V all ones */
+	const int ol = nw > 0 ? (nw - 1) / RW : 0, wo = nw > 0 ? (nw - 1) % RW : 0, ob = (la - 1) & 31;
+	const bool rowlane = li < nl;
+	uint32_t *cs = p.cs && P.cs >= 0 ? p.cs + P.cs : nullptr;
+	ew_t *bot = p.bot && P.bot >= 0 ? (ew_t *)p.bot + P.bot : nullptr;
+	const bool outlane = bot && li == ol;
+	constexpr int PL = MODE == DPG_LEV ? 4 : 1;
+	ew_t acc_cur = 0, acc_nxt = 0;   /* bottom edge: word b - 1 and word b of block b */
+	uint32_t pkt = 0;
+	for (int b = 0; b < nblk; b++) {
+#pragma unroll 4
+		for (int u = 0; u < 32; u++) {
+			uint32_t x = __shfl_up_sync(FULLM, pkt, 1, G);
+			if (li == 0) x = top_boundary<MODE>();
+			const int c = 32 * b + u - li;
+			const bool act = rowlane && c >= 0 && c < lb;
+			const uint32_t code = act ? bc[c] : 0u;
+			uint32_t k0[RW], k1[RW], r0[RW], r1[RW];
+#pragma unroll
+			for (int r = 0; r < RW; r++) { k0[r] = s0[r]; k1[r] = s1[r]; r0[r] = r1[r] = 0; }
+			pkt = dp_step<MODE, RW>(s0, s1, tbl, lane, code, x, r0, r1);
+			if (!act) {
+#pragma unroll
+				for (int r = 0; r < RW; r++) { s0[r] = k0[r]; s1[r] = k1[r]; }
+			} else {
+				if (cs) {
+#pragma unroll
+					for (int r = 0; r < RW; r++) {
+						const int w = li * RW + r;
+						if (w < nw) {
+							uint32_t *q = cs + (int64_t)c * PL * nw + w;
+							if constexpr (MODE == DPG_LEV) {
+								q[0] = s0[r];
+								q[nw] = s1[r];
+								q[2 * nw] = r0[r];
+								q[3 * nw] = r1[r];
+							} else {
+								q[0] = r0[r];
+							}
+						}
+					}
+				}
+				if (outlane) {
+					const ew_t v = ew_put<MODE>(out_packet<MODE, RW>(r0, r1, wo, ob), (u - li) & 31);
+					if (u >= li) acc_nxt |= v;   /* column 32 b + (u - li): word b */
+					else acc_cur |= v;           /* word b - 1 */
+				}
+			}
+		}
+		/* word b - 1 is complete: the out lane reached column 32 b + 31 - ol >= 32 b - 1 */
+		if (outlane && b >= 1 && b - 1 < nwb) bot[b - 1] = acc_cur;
+		acc_cur = acc_nxt;
+		acc_nxt = 0;
+	}
+	if (p.val) {
+		/* the last column's vertical deltas: lev D(la, lb) = lb + sum, lcs L(la, lb) = rows - popcount(V) */
+		long long sv = 0;
+		if (rowlane) {
+#pragma unroll
+			for (int r = 0; r < RW; r++) {
+				const int w = li * RW + r;
+				if (w < nw) {
+					const uint32_t m = w == nw - 1 && (la & 31) ? (1u << (la & 31)) - 1 : ~0u;
+					if constexpr (MODE == DPG_LEV) sv += __popc(s0[r] & m) - __popc(s1[r] & m);
+					else sv += __popc(m) - __popc(s0[r] & m);
+				}
+			}
+		}
+#pragma unroll
+		for (int off = 1; off < G; off <<= 1) sv += __shfl_xor_sync(FULLM, sv, off, G);
+		if (have && li == 0) p.val[gid] = MODE == DPG_LEV ? (long long)lb + sv : sv;
+	}
+}
+
+/* Traceback of one pair per thread over its column store, exactly aln_trace (rule b of
+ * aln.h: D first, then the diagonal, then I, each only where the values allow it); ops are
+ * written from the end. Codes compare like bytes. */
+template <int MODE>
+__global__ void __launch_bounds__(128) dpg_trace_kernel(const dpg_batch_t p)
+{
+	const int64_t gid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (gid >= p.n) return;
+	const dpg_pair_t P = p.pairs[gid];
+	if (P.ops < 0 || P.cs < 0) return;
+	const uint8_t *ac = p.codes + P.a, *bc = p.codes + P.b;
+	const int nw = (P.la + 31) >> 5;
+	constexpr int PL = MODE == DPG_LEV ? 4 : 1;
+	const uint32_t *cs = p.cs + P.cs;
+	uint8_t *ops = p.ops + P.ops;
+	int32_t n = 0, i = P.la, j = P.lb;
+	while (i > 0 && j > 0) {
+		const int w = (i - 1) >> 5, sh = (i - 1) & 31;
+		const uint32_t *col = cs + (int64_t)(j - 1) * PL * nw;
+		if constexpr (MODE == DPG_LEV) {
+			const int dh = (int)(col[2 * nw + w] >> sh & 1u) - (int)(col[3 * nw + w] >> sh & 1u);
+			if (dh == 1) { ops[n++] = ALN_D; j--; continue; }
+			if (ac[i - 1] == bc[j - 1]) { ops[n++] = ALN_EQ; i--; j--; continue; }
+			int dv = 1;   /* column 0: D(i, 0) - D(i - 1, 0) */
+			if (j > 1) {
+				const uint32_t *pc = col - PL * nw;
+				dv = (int)(pc[w] >> sh & 1u) - (int)(pc[nw + w] >> sh & 1u);
+			}
+			if (dh + dv == 1) { ops[n++] = ALN_X; i--; j--; continue; }
+			ops[n++] = ALN_I;
+			i--;
+		} else {
+			if (!(col[w] >> sh & 1u)) { ops[n++] = ALN_D; j--; continue; }
+			if (ac[i - 1] == bc[j - 1]) { ops[n++] = ALN_M; i--; j--; continue; }
+			ops[n++] = ALN_I;
+			i--;
+		}
+	}
+	while (j > 0) { ops[n++] = ALN_D; j--; }
+	while (i > 0) { ops[n++] = ALN_I; i--; }
+	p.nops[gid] = n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* long kernel */
+
+#ifdef DPG_EMU
+__device__ __forceinline__ unsigned long long ld_acquire(const unsigned long long *p) { return emu_ld_acquire(p); }
+__device__ __forceinline__ void st_release(unsigned long long *p, unsigned long long v) { emu_st_release(p, v); }
+#else
+/* gpu-scope acquire / release: the counters order the edge data (written with st.cg, read
+ * with ld.cg, both at L2) between SMs */
+__device__ __forceinline__ unsigned long long ld_acquire(const unsigned long long *p)
+{
+	unsigned long long v;
+	asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+}
+__device__ __forceinline__ void st_release(unsigned long long *p, unsigned long long v)
+{
+	asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+#endif
+/* Every lane waits (each with its own acquire load) until *p >= v; `seen` is the lane's last
+ * acquired value, which spares the load when it is already enough. The exit is warp-uniform. */
+__device__ __forceinline__ void wait_ge(const unsigned long long *p, unsigned long long v, unsigned long long &seen)
+{
+	while (!__all_sync(FULLM, seen >= v)) {
+		seen = ld_acquire(p);
+		if (__all_sync(FULLM, seen >= v)) break;
+		__nanosleep(32);
+	}
+}
+
+/* 32 steps (block b: lane l on columns 32 b - l .. 32 b + 31 - l). MASK: some column is outside
+ * the strip's [clo, chi) (its first block and its last ones). FULL: the strip is 32 lanes x RW words of rows,
+ * its bottom row is bit 31 of lane 31's last word, i.e. the packet it hands down; otherwise the
+ * bottom packet comes from word wo, bit ob. Every lane fills the accumulators as if it were the
+ * out lane; only the out lane's are written. */
+template <int MODE, int RW, bool MASK, bool FULL>
+__device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, const uint8_t *__restrict__ bc, const uint32_t *tbl,
+                                            typename dpg_ew<MODE>::T tw, bool btop, uint32_t (&s0)[RW], uint32_t (&s1)[RW],
+                                            uint32_t &pkt, typename dpg_ew<MODE>::T &acc_cur, typename dpg_ew<MODE>::T &acc_nxt,
+                                            int wo, int ob)
+{
+#pragma unroll
+	for (int u = 0; u < 32; u++) {
+		uint32_t x = __shfl_up_sync(FULLM, pkt, 1);
+		const uint32_t tpk = btop ? top_boundary<MODE>() : ew_get<MODE>(tw, u);
+		if (lane == 0) x = tpk;
+		const int c = 32 * b + u - lane;
+		const bool act = !MASK || (c >= clo && c < chi);
+		const uint32_t code = act ? (uint32_t)bc[c] : 0u;
+		uint32_t k0[RW], k1[RW], r0[RW], r1[RW];
+		if (MASK) {
+#pragma unroll
+			for (int r = 0; r < RW; r++) { k0[r] = s0[r]; k1[r] = s1[r]; }
+		}
+		pkt = dp_step<MODE, RW>(s0, s1, tbl, lane, code, x, r0, r1);
+		if (MASK && !act) {
+#pragma unroll
+			for (int r = 0; r < RW; r++) { s0[r] = k0[r]; s1[r] = k1[r]; }
+		}
+		if (FULL) {
+			/* lane 31: column 32 b + u - 31, slot u + 1 of word b - 1, or slot 0 of word b */
+			if (act) {
+				if (u < 31) acc_cur |= ew_put<MODE>(pkt, u + 1);
+				else acc_nxt |= ew_put<MODE>(pkt, 0);
+			}
+		} else if (act) {
+			const typename dpg_ew<MODE>::T v = ew_put<MODE>(out_packet<MODE, RW>(r0, r1, wo, ob), (u - lane) & 31);
+			if (u >= lane) acc_nxt |= v;
+			else acc_cur |= v;
+		}
+	}
+}
+
+/* Why the pipeline cannot deadlock. Premises: every warp of the grid is resident at once
+ * (cooperative launch sized from the occupancy), a spinning warp never keeps another from
+ * running, rings have at least 2 chunks (ring = r, cww words per chunk). Positions are block
+ * indices b, which are column words and the same for every strip of a pass; a transfer from
+ * strip s to s + 1 is the words [nk0, kb1) of s, which start where s + 1 starts. Strip s
+ * "completes block b" after, in order: at a chunk start, publishing that the chunks before are
+ * read, then waiting for the chunk of its top word b; the 32 steps; at the end of the block,
+ * flushing word b - 1, waiting before the first word of a chunk for its slot and publishing the
+ * chunk after its last word. So completing block b needs:
+ *  (a) the strip above completed block <= b + cww (the chunk with word b is whole by then);
+ *  (b) ring slots: the strip below completed block b - 2 - (r - 1) cww (the chunk r - 1 chunks
+ *      back was read; its publication is at the start of block b - 1 - (r - 1) cww), or, for a
+ *      slot last used by this warp's previous strip, a strip of the previous round;
+ *  (c) the wrap (warp G - 1 to warp 0 of the next round, as long as a whole B, indexed by the
+ *      word's place t in its transfer): the strip that read the slot's previous contents did so;
+ *      for G = 1 that is this strip, which read slot t at block kb0 + t and overwrites it at the
+ *      end of block nk0 + t + 1 > kb0 + t (program order, no wait);
+ *  (d) its own block b - 1, and all of its warp's strip of the previous round.
+ * Within a round (strips rG .. rG + G - 1) cut the strips into segments, maximal runs of one
+ * pass: strips depend on each other only inside a segment, except (c) from a wrap writer in a
+ * later segment to warp 0's strip, which heads the first one (when the whole round is one
+ * segment, (c) is implied by (a) along the chain and never blocks). Inside a segment put
+ * phi(s, b) = b + (cww + 1) s: (a) lowers phi by at least 1 and (b) by 1 + (r - 2) cww >= 1
+ * (this is where r >= 2 is needed), (d) by 1. Every need thus points to an earlier round, an
+ * earlier segment of the round, or a smaller phi in the segment: a well-founded order, so the
+ * waits form no cycle and every wait ends. With a short ring at the wrap instead, warp G - 1
+ * would wait for the next round's warp 0, which waits to finish its strip, which waits for the
+ * full rings behind warp G - 1: a real deadlock (tests/emu shows it). */
+template <int MODE, int RW>
+__global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long_t p)
+{
+	typedef typename dpg_ew<MODE>::T ew_t;
+	DPG_DSM(dsm);
+	const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+	const int gw = blockIdx.x * (blockDim.x >> 5) + wib, G = p.G;
+	if (gw >= G) return;   /* a whole warp: nobody waits for it */
+	uint32_t *tbl = dsm + (size_t)wib * p.nc * RW * 32;
+	constexpr int SR = 1024 * RW;   /* rows per strip */
+	const int cww = p.cww, ring = p.ring;
+	/* buffer k < G - 1: ring k -> k + 1; buffer G - 1: the wrap. Out: buffer gw; in: gw - 1. */
+	const int kin = gw == 0 ? G - 1 : gw - 1, kout = gw;
+	const bool in_wrap = kin == G - 1, out_wrap = kout == G - 1;
+	ew_t *const inb = in_wrap ? (ew_t *)p.wrap : (ew_t *)p.rings + (int64_t)kin * ring * cww;
+	ew_t *const outb = out_wrap ? (ew_t *)p.wrap : (ew_t *)p.rings + (int64_t)kout * ring * cww;
+	unsigned long long *const in_prod = p.cnt + (int64_t)DPG_CNT_STRIDE * (2 * kin);
+	unsigned long long *const in_cons = in_prod + DPG_CNT_STRIDE;
+	unsigned long long *const out_prod = p.cnt + (int64_t)DPG_CNT_STRIDE * (2 * kout);
+	unsigned long long *const out_cons = out_prod + DPG_CNT_STRIDE;
+	unsigned long long in_done = 0, out_done = 0;   /* chunks read from in / written to out so far */
+	unsigned long long seen_prod = 0, seen_cons = 0;
+	unsigned long long wp_base = 0, wp_n = 0;       /* the last transfer this warp wrote into the wrap */
+	bool wp = false;
+
+	for (int64_t s = gw; s < p.ns; s += G) {
+		const dpg_pass_t P = p.pass[p.strip_pass[s]];
+		const int64_t row0 = (s - P.first) * SR;
+		const int rows = (int)(P.la - row0 < SR ? P.la - row0 : SR);
+		const bool from_prev = row0 > 0, to_next = row0 + SR < P.la;
+		const int lb = (int)P.lb;
+		/* this strip's columns [clo, chi) and edge words [kb0, kb1). A transfer to the strip below
+		 * is the words [nk0, kb1), nk0 being that strip's first word (the band only moves right),
+		 * so both sides count its words and chunks from there; the strip above sent [kb0, pk1). */
+		const int clo = (int)dpg_clo(row0, P.dlo, lb), chi = (int)dpg_chi(row0 + rows, P.dhi, lb);
+		const int kb0 = clo >> 5, kb1 = (chi + 31) >> 5;
+		const int nk0 = to_next ? (int)(dpg_clo(row0 + SR, P.dlo, lb) >> 5) : kb1;
+		const int nch = (kb1 - nk0 + cww - 1) / cww;
+		const int pk1 = from_prev ? (int)((dpg_chi(row0, P.dhi, lb) + 31) >> 5) : kb0;
+		const int pnch = (pk1 - kb0 + cww - 1) / cww;
+		const int nw = (rows + 31) >> 5, ol = (nw - 1) / RW, wo = (nw - 1) % RW, ob = (rows - 1) & 31;
+		const bool full = rows == SR;   /* then ol = 31, wo = RW - 1, ob = 31 */
+		const uint8_t *ac = p.codes + P.a + row0, *bc = p.codes + P.b;
+		peq_build<RW>(tbl, p.nc, lane, ac, (int64_t)lane * RW * 32, rows);
+		const int64_t wbase = row0 >> 5, nwp = (P.la + 31) >> 5;
+		uint32_t s0[RW], s1[RW];
+#pragma unroll
+		for (int r = 0; r < RW; r++) {
+			/* the left edge: given (slab passes, full band), else the boundary or, at clo > 0,
+			 * the virtual +1 per row; the same words */
+			const int w = lane * RW + r;
+			if (P.left && w < nw) {
+				s0[r] = P.left[wbase + w];
+				s1[r] = MODE == DPG_LEV ? P.left[nwp + wbase + w] : 0u;
+			} else {
+				s0[r] = ~0u;
+				s1[r] = 0;
+			}
+		}
+		const ew_t *tsrc = from_prev ? nullptr : (const ew_t *)P.top;
+		const bool btop = !from_prev && !P.top;
+		ew_t *const osnk = to_next ? outb : (ew_t *)P.bot;
+		ew_t acc_cur = 0, acc_nxt = 0, tw = 0;
+		uint32_t pkt = 0;
+		long long part = 0;
+		const int fend = chi >> 5;   /* blocks kb0 + 1 .. fend - 1 have every column inside [clo, chi) */
+		for (int b = kb0; b <= kb1; b++) {
+			if (b < kb1) {
+				if (from_prev) {
+					if (b < pk1) {
+						const int t = b - kb0;   /* word t of the transfer */
+						if (t % cww == 0) {
+							const int x = t / cww;
+							/* chunks < x are in lane 0's registers: their slots may be reused */
+							if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
+							wait_ge(in_prod, in_done + x + 1, seen_prod);
+						}
+						const int64_t at = in_wrap ? t : (int64_t)((in_done + t / cww) % ring) * cww + t % cww;
+						tw = lane == 0 ? __ldcg(inb + at) : (ew_t)0;
+					} else {
+						tw = ew_virtual<MODE>();   /* right of what the strip above computed */
+					}
+				} else if (tsrc) {
+					tw = lane == 0 ? tsrc[b] : (ew_t)0;
+				}
+			}
+			if (b > kb0 && b < fend) {
+				if (full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				else strip_block<MODE, RW, false, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+			} else {
+				if (full) strip_block<MODE, RW, true, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				else strip_block<MODE, RW, true, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+			}
+			if (b > kb0) {
+				/* word k = b - 1 of the bottom edge is complete (the out lane reached column
+				 * 32 b + 31 - ol >= 32 b - 1); kb0 <= k < kb1 */
+				const int k = b - 1, t = k - nk0, q = t / cww;
+				__syncwarp();   /* orders lane 0's reads of this block before the out lane's writes (G = 1) */
+				if (k < nk0) part += ew_sum<MODE>(acc_cur);   /* left of the strip below: its corner */
+				if (to_next && k >= nk0) {
+					ew_t out = acc_cur;
+					if (k == kb1 - 1 && (chi & 31))   /* the strip below reads columns >= chi as virtual */
+						out |= ew_virtual<MODE>() & ~(ew_t)0 << (MODE == DPG_LEV ? 2 * (chi & 31) : (chi & 31));
+					if (t % cww == 0) {   /* first word of chunk q: its slot must have been read */
+						unsigned long long need = 0;
+						if (out_wrap) {
+							/* slot q was last written by the previous transfer when it had a chunk q,
+							 * else by an older one, consumed entirely once wp_base chunks are */
+							if (G > 1 && wp) need = (unsigned long long)q < wp_n ? wp_base + q + 1 : wp_base;
+						} else if (out_done + q + 1 > (unsigned long long)ring) {
+							need = out_done + q + 1 - ring;
+						}
+						if (need) wait_ge(out_cons, need, seen_cons);
+					}
+					const int64_t at = out_wrap ? t : (int64_t)((out_done + q) % ring) * cww + t % cww;
+					if (lane == ol) __stcg(osnk + at, out);
+					if ((t % cww == cww - 1 || k == kb1 - 1) && lane == ol) {
+						__threadfence();
+						st_release(out_prod, out_done + q + 1);
+					}
+				} else if (!to_next && osnk && lane == ol) {
+					osnk[k] = acc_cur;
+				}
+			}
+			acc_cur = acc_nxt;
+			acc_nxt = 0;
+		}
+		if (from_prev) {
+			if (lane == 0) st_release(in_cons, in_done + pnch);
+			in_done += pnch;
+		}
+		if (to_next) {
+			if (out_wrap) { wp = true; wp_base = out_done; wp_n = nch; }
+			out_done += nch;
+		}
+		if (P.right) {
+#pragma unroll
+			for (int r = 0; r < RW; r++) {
+				const int w = lane * RW + r;
+				if (w < nw) {
+					P.right[wbase + w] = s0[r];
+					if (MODE == DPG_LEV) P.right[nwp + wbase + w] = s1[r];
+				}
+			}
+		}
+		if (lane == ol) p.part[s] = part;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* launches */
+
+static int smem_warps(int nc, int rw)
+{
+	const size_t per = (size_t)nc * rw * 128;
+	int w = DPG_WARPS;
+	while (w > 1 && (size_t)w * per > (96u << 10)) w--;
+	return w;
+}
+
+template <int MODE, int G, int RW>
+static cudaError_t batch_one(const dpg_batch_t *p, cudaStream_t st)
+{
+	const int W = smem_warps(p->nc, RW);
+	const size_t smem = (size_t)W * p->nc * RW * 128;
+	if (smem > (48u << 10)) {
+		cudaError_t e = cudaFuncSetAttribute((const void *)dpg_batch_kernel<MODE, G, RW>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+		if (e != cudaSuccess) return e;
+	}
+	const int64_t per_block = (int64_t)W * (32 / G);
+	const int64_t blocks = (p->n + per_block - 1) / per_block;
+	if (blocks <= 0) return cudaSuccess;
+	if (blocks > 0x7fffffff) return cudaErrorInvalidValue;
+	void (*kfn)(dpg_batch_t) = dpg_batch_kernel<MODE, G, RW>;
+	const dpg_batch_t arg = *p;
+	return DPG_LAUNCH(kfn, (unsigned)blocks, 32 * W, smem, st, arg);
+}
+
+template <int MODE>
+static cudaError_t batch_mode(int cls, const dpg_batch_t *p, cudaStream_t st)
+{
+	switch (cls) {
+	case 0: return batch_one<MODE, 1, 1>(p, st);
+	case 1: return batch_one<MODE, 2, 1>(p, st);
+	case 2: return batch_one<MODE, 4, 1>(p, st);
+	case 3: return batch_one<MODE, 8, 1>(p, st);
+	case 4: return batch_one<MODE, 16, 1>(p, st);
+	case 5: return batch_one<MODE, 32, 1>(p, st);
+	case 6: return batch_one<MODE, 32, 2>(p, st);
+	case 7: return batch_one<MODE, 32, 4>(p, st);
+	}
+	return cudaErrorInvalidValue;
+}
+
+extern "C" cudaError_t dpg_batch_launch(int mode, int cls, const dpg_batch_t *p, cudaStream_t st)
+{
+	return mode == DPG_LEV ? batch_mode<DPG_LEV>(cls, p, st) : batch_mode<DPG_LCS>(cls, p, st);
+}
+
+extern "C" cudaError_t dpg_trace_launch(int mode, const dpg_batch_t *p, cudaStream_t st)
+{
+	const int64_t blocks = (p->n + 127) / 128;
+	if (blocks <= 0) return cudaSuccess;
+	void (*kfn)(dpg_batch_t) = mode == DPG_LEV ? dpg_trace_kernel<DPG_LEV> : dpg_trace_kernel<DPG_LCS>;
+	const dpg_batch_t arg = *p;
+	return DPG_LAUNCH(kfn, (unsigned)blocks, 128, 0, st, arg);
+}
+
+extern "C" int dpg_long_warps(int nc, int rw)
+{
+	return smem_warps(nc, rw);
+}
+
+typedef void (*long_kfn_t)(dpg_long_t);
+
+static long_kfn_t long_pick(int mode, int rw)
+{
+	if (mode == DPG_LEV) return rw == 4 ? dpg_long_kernel<DPG_LEV, 4> : rw == 2 ? dpg_long_kernel<DPG_LEV, 2> : dpg_long_kernel<DPG_LEV, 1>;
+	return rw == 4 ? dpg_long_kernel<DPG_LCS, 4> : rw == 2 ? dpg_long_kernel<DPG_LCS, 2> : dpg_long_kernel<DPG_LCS, 1>;
+}
+
+extern "C" cudaError_t dpg_long_occupancy(int mode, int rw, int nc, int *blocks_per_sm)
+{
+	const void *f = (const void *)long_pick(mode, rw);
+	const int W = smem_warps(nc, rw);
+	const size_t smem = (size_t)W * nc * rw * 128;
+	*blocks_per_sm = 0;
+	if (smem > (48u << 10)) {
+		cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+		if (e != cudaSuccess) return e;
+	}
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, f, 32 * W, smem);
+}
+
+extern "C" cudaError_t dpg_long_launch(int mode, const dpg_long_t *p, cudaStream_t st)
+{
+	const long_kfn_t kfn = long_pick(mode, p->rw);
+	const void *f = (const void *)kfn;
+	const int W = smem_warps(p->nc, p->rw);
+	const size_t smem = (size_t)W * p->nc * p->rw * 128;
+	if (smem > (48u << 10)) {
+		cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+		if (e != cudaSuccess) return e;
+	}
+	const int blocks = (p->G + W - 1) / W;
+	dpg_long_t arg = *p;
+#ifdef DPG_EMU
+	(void)st;
+	return emu_launch((unsigned)blocks, 32 * W, smem, true, [=]() { kfn(arg); });
+#else
+	void *args[] = { &arg };
+	return cudaLaunchCooperativeKernel(f, dim3((unsigned)blocks), dim3(32 * W), args, smem, st);
+#endif
+}

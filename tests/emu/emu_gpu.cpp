@@ -1,0 +1,7 @@
+/* The gpu layer's lev/lcs sources, compiled by the host C++ compiler against the warp emulator
+ * (cuda_runtime.h here, -DDPG_EMU): the same kernels and driver as the device build. */
+#include "gpu/runtime.cu"
+#include "gpu/dpg_kernel.cu"
+#include "gpu/dpg_gpu.cu"
+#include "gpu/lev_gpu.cu"
+#include "gpu/lcs_gpu.cu"

@@ -1,0 +1,701 @@
+/* GPU lev / lcs (rgpu_lev_batch, rgpu_lcs_batch, rgpu_lev_slab, rgpu_lcs_slab) against the
+ * CPU (lev_batch / lev_pair, lcs_batch / lcs_pair, lev_slab, lcs_slab): distances, lengths and
+ * canonical paths must be identical, run for run.
+ *
+ * Sections: random short pairs (lengths 0-700, 2-4 letters plus N/IUPAC/'.', related and not,
+ * with and without paths, -k around the distance); pairs sized around every routing threshold
+ * and batch class (also with the thresholds lowered so that small pairs take the long kernel and
+ * Hirschberg); the long kernel's pipeline under forced words per lane, few warps (wrap-around
+ * rounds), 2-chunk rings and 1-word chunks; long pairs (10 kb, 100 kb, 1 Mb, random and 1%
+ * divergent) with and without paths; the slab pass on blocks cut out of real DPs; a tiny
+ * device-memory limit that forces chunking, and one too small for anything (RK_ERES, a message,
+ * no crash); timings.
+ *
+ * Usage: test_gpu_dp [N_RANDOM [SEED]]   the test (exit 77 without CUDA or without a device)
+ *        test_gpu_dp bench               the benchmark table (device kernel times)
+ *        test_gpu_dp emu [N_RANDOM]      reduced sizes, for the CPU warp emulator build
+ *                                        (test_gpu_dp_emu: the kernels' logic, not their speed) */
+#include "dp_testutil.h"
+#include "algo/lev.h"
+#include "algo/lcs.h"
+#include "gpu/rgpu.h"
+#ifdef RKTLCS_HAVE_CUDA
+#include "gpu/lev_gpu.h"
+#include "gpu/lcs_gpu.h"
+#include "gpu/dpg_gpu.h"
+
+static int emu;             /* reduced sizes */
+static rgpu_opt_t G0;
+static int64_t n_checks;
+
+typedef struct {
+	const char *name;
+	int64_t checks, fails;
+	double t0;
+} sect_t;
+static sect_t S;
+
+static void sect_begin(const char *name)
+{
+	S.name = name;
+	S.checks = n_checks;
+	S.fails = tu_fail;
+	S.t0 = rk_realtime();
+	fprintf(stderr, "-- %s\n", name);
+}
+static void sect_end(void)
+{
+	fprintf(stderr, "   %s: %lld checks, %lld failed, %.2f s\n", S.name, (long long)(n_checks - S.checks),
+	        (long long)(tu_fail - S.fails), rk_realtime() - S.t0);
+}
+
+static void tune_reset(void) { memset(&rgpu_dp_tune, 0, sizeof rgpu_dp_tune); }
+
+static char *cigar_of(const aln_path_t *p)
+{
+	int64_t n = aln_path_cigar(p, 0, 0);
+	char *s = malloc((size_t)n + 1);
+	aln_path_cigar(p, s, n + 1);
+	return s;
+}
+
+static int same_path(const aln_path_t *x, const aln_path_t *y)
+{
+	return x->n == y->n && (x->n == 0 || !memcmp(x->run, y->run, sizeof(uint64_t) * (size_t)x->n));
+}
+
+/* a pair: A random (or given), B related (mutated copy) or random */
+static void make_pair(aln_pair_t *p, int64_t la, int64_t lb, int alpha, int punk, int related)
+{
+	char *a = malloc((size_t)la + 1), *b = malloc((size_t)(related ? 2 * la + 1100 : lb + 1));
+	dt_random(a, la, alpha, punk);
+	if (related) {
+		int kind = (int)tu_range(0, 3);
+		lb = dt_mutate(a, la, b, kind, (int)tu_range(1, 15), alpha, punk);
+	} else {
+		dt_random(b, lb, alpha, punk);
+	}
+	p->a = a;
+	p->b = b;
+	p->la = la;
+	p->lb = lb;
+}
+
+static void free_pairs(aln_pair_t *p, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++) {
+		free((char *)p[i].a);
+		free((char *)p[i].b);
+	}
+	free(p);
+}
+
+static void free_paths(aln_path_t *p, int64_t n)
+{
+	if (!p) return;
+	for (int64_t i = 0; i < n; i++) aln_path_free(&p[i]);
+	free(p);
+}
+
+/* CPU reference: batches for short pairs, one pair at a time on every thread for long ones */
+static void cpu_run(int lcs, const aln_pair_t *p, int64_t n, int64_t k, int paths, int each, int64_t *v, aln_path_t *pp)
+{
+	if (!each) {
+		if (lcs) {
+			lcs_opt_t o;
+			lcs_opt_init(&o);
+			o.n_threads = 0;
+			CHECK(lcs_batch(&o, p, n, v, pp) == RK_OK, "cpu lcs_batch: %s", rk_error());
+		} else {
+			lev_opt_t o;
+			lev_opt_init(&o);
+			o.k = k;
+			o.n_threads = 0;
+			CHECK(lev_batch(&o, p, n, v, pp) == RK_OK, "cpu lev_batch: %s", rk_error());
+		}
+		return;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		if (lcs) {
+			lcs_opt_t o;
+			lcs_opt_init(&o);
+			o.n_threads = 0;
+			o.path = paths;
+			CHECK(lcs_pair(&o, p[i].a, p[i].la, p[i].b, p[i].lb, &v[i], paths ? &pp[i] : 0) == RK_OK, "cpu lcs_pair: %s", rk_error());
+		} else {
+			lev_opt_t o;
+			lev_opt_init(&o);
+			o.k = k;
+			o.n_threads = 0;
+			o.path = paths;
+			CHECK(lev_pair(&o, p[i].a, p[i].la, p[i].b, p[i].lb, &v[i], paths ? &pp[i] : 0) == RK_OK, "cpu lev_pair: %s", rk_error());
+		}
+	}
+}
+
+static rk_status_t gpu_run(int lcs, const aln_pair_t *p, int64_t n, int64_t k, const rgpu_opt_t *g, int64_t *v, aln_path_t *pp,
+                           rgpu_stats_t *st)
+{
+	if (lcs) {
+		lcs_opt_t o;
+		lcs_opt_init(&o);
+		o.path = pp != 0;
+		return rgpu_lcs_batch(&o, p, n, g, v, pp, st);
+	}
+	lev_opt_t o;
+	lev_opt_init(&o);
+	o.k = k;
+	o.path = pp != 0;
+	return rgpu_lev_batch(&o, p, n, g, v, pp, st);
+}
+
+/* GPU against CPU on n pairs; returns the failures */
+static int64_t compare(int lcs, const aln_pair_t *p, int64_t n, int64_t k, int paths, int each, const rgpu_opt_t *g,
+                       const char *what, rgpu_stats_t *sto)
+{
+	int64_t *vc = malloc(sizeof(int64_t) * (size_t)(n + 1)), *vg = malloc(sizeof(int64_t) * (size_t)(n + 1)), bad = 0;
+	aln_path_t *pc = paths ? calloc((size_t)n + 1, sizeof(aln_path_t)) : 0, *pg = paths ? calloc((size_t)n + 1, sizeof(aln_path_t)) : 0;
+	cpu_run(lcs, p, n, k, paths, each, vc, pc);
+	rgpu_stats_t st;
+	rk_status_t s = gpu_run(lcs, p, n, k, g ? g : &G0, vg, pg, &st);
+	CHECK(s == RK_OK, "%s: GPU %s failed: %s", what, lcs ? "lcs" : "lev", rk_error());
+	if (sto) *sto = st;
+	if (s == RK_OK) {
+		for (int64_t i = 0; i < n; i++) {
+			n_checks++;
+			int ok = vc[i] == vg[i] && (!paths || same_path(&pc[i], &pg[i]));
+			if (!ok) {
+				bad++;
+				if (bad <= 5) {
+					char *c1 = paths ? cigar_of(&pc[i]) : 0, *c2 = paths ? cigar_of(&pg[i]) : 0;
+					CHECK(0, "%s: %s pair %lld (%lld x %lld, k %lld): cpu %lld, gpu %lld%s%.200s%s%.200s", what, lcs ? "lcs" : "lev",
+					      (long long)i, (long long)p[i].la, (long long)p[i].lb, (long long)k, (long long)vc[i], (long long)vg[i],
+					      paths ? "\n   cpu " : "", paths ? c1 : "", paths ? "\n   gpu " : "", paths ? c2 : "");
+					free(c1);
+					free(c2);
+				} else {
+					tu_fail++;
+				}
+			}
+		}
+	}
+	free(vc);
+	free(vg);
+	free_paths(pc, n);
+	free_paths(pg, n);
+	return bad;
+}
+
+/* ---- sections ---- */
+
+static aln_pair_t *random_pairs(int64_t n, int64_t maxlen)
+{
+	aln_pair_t *p = calloc((size_t)n, sizeof *p);
+	for (int64_t i = 0; i < n; i++) {
+		int alpha = (int)tu_range(2, 4), punk = i % 3 == 0 ? (int)tu_range(1, 25) : 0;
+		int64_t la = tu_range(0, 9) == 0 ? tu_range(0, 3) : tu_range(0, maxlen), lb = tu_range(0, 9) == 0 ? tu_range(0, 3) : tu_range(0, maxlen);
+		make_pair(&p[i], la, lb, alpha, punk, (int)tu_range(0, 1) && la > 0);
+		if (p[i].lb > maxlen + 400) p[i].lb = maxlen + 400;
+	}
+	return p;
+}
+
+static void sec_random(int64_t n)
+{
+	sect_begin("random short pairs");
+	aln_pair_t *p = random_pairs(n, 700);
+	for (int lcs = 0; lcs < 2; lcs++)
+		for (int paths = 0; paths < 2; paths++) compare(lcs, p, n, -1, paths, 0, 0, "random", 0);
+	static const int64_t ks[] = { 0, 1, 7, 40, 150, 400 };
+	for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++)
+		for (int paths = 0; paths < 2; paths++) compare(0, p, n, ks[q], paths, 0, 0, "random -k", 0);
+	/* -k at each pair's own distance: d - 1, d, d + 1 */
+	lev_opt_t o;
+	lev_opt_init(&o);
+	for (int64_t i = 0; i < n && i < (emu ? 60 : 300); i++) {
+		int64_t d;
+		lev_pair(&o, p[i].a, p[i].la, p[i].b, p[i].lb, &d, 0);
+		for (int64_t k = d - 1; k <= d + 1; k++)
+			if (k >= 0) compare(0, &p[i], 1, k, (int)(i & 1), 0, 0, "-k at the distance", 0);
+	}
+	free_pairs(p, n);
+	sect_end();
+}
+
+static void sec_thresholds(void)
+{
+	sect_begin("routing thresholds and batch classes");
+	static const int64_t las[] = { 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025,
+	                               2047, 2048, 2049, 4095, 4096, 4097, 5000 };
+	static const int64_t lbs[] = { 1, 2, 31, 32, 33, 64, 100, 1000, 3000 };
+	const int nla = emu ? 23 : (int)(sizeof las / sizeof las[0]), nlb = (int)(sizeof lbs / sizeof lbs[0]);
+	int64_t n = (int64_t)nla * nlb, m = 0;
+	aln_pair_t *p = calloc((size_t)n, sizeof *p);
+	for (int i = 0; i < nla; i++)
+		for (int j = 0; j < nlb; j++, m++) make_pair(&p[m], las[i], lbs[j], (int)tu_range(2, 4), (int)(m % 4 == 0) * 5, 0);
+	for (int lcs = 0; lcs < 2; lcs++)
+		for (int paths = 0; paths < 2; paths++) compare(lcs, p, n, -1, paths, 0, 0, "thresholds", 0);
+	/* lowered thresholds: the long kernel for A > 100 or more than 20000 cells, Hirschberg for
+	 * paths above 3000 cells with leaves of 64 rows */
+	rgpu_dp_tune.batch_max_la = 100;
+	rgpu_dp_tune.long_cells = 20000;
+	rgpu_dp_tune.path_cells = 3000;
+	rgpu_dp_tune.leaf_rows = 64;
+	rgpu_dp_tune.leaf_bytes = 4096;
+	for (int lcs = 0; lcs < 2; lcs++)
+		for (int paths = 0; paths < 2; paths++) compare(lcs, p, n, -1, paths, 0, 0, "lowered thresholds", 0);
+	compare(0, p, n, 50, 1, 0, 0, "lowered thresholds -k 50", 0);
+	tune_reset();
+	free_pairs(p, n);
+	/* around the default cell thresholds: la * lb just under and over 2^24 (paths) and 2^28 */
+	if (!emu) {
+		aln_pair_t q[4];
+		make_pair(&q[0], 4096, (1 << 12) - 1, 4, 0, 0);
+		make_pair(&q[1], 4096, (1 << 12) + 1, 4, 0, 0);
+		make_pair(&q[2], 4096, (1 << 16), 4, 0, 0);
+		make_pair(&q[3], 4096, (1 << 16) + 1, 4, 0, 0);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			compare(lcs, q, 2, -1, 1, 0, 0, "2^24 cells", 0);
+			compare(lcs, q + 2, 2, -1, 0, 0, 0, "2^28 cells", 0);
+		}
+		for (int i = 0; i < 4; i++) { free((char *)q[i].a); free((char *)q[i].b); }
+	}
+	sect_end();
+}
+
+static void sec_pipeline(void)
+{
+	sect_begin("long kernel pipeline: words per lane, warps, rings, chunks");
+	const int64_t L = emu ? 2500 : 30000;
+	aln_pair_t p[3];
+	make_pair(&p[0], L, L + 17, 4, 0, 0);
+	make_pair(&p[1], L, 0, 4, 2, 1);
+	make_pair(&p[2], L / 3 + 5, L / 2, 2, 0, 0);
+	static const struct { int rw, warps, ring, cww; } cf[] = {
+		{ 1, 0, 0, 0 }, { 2, 0, 0, 0 }, { 4, 0, 0, 0 }, { 1, 1, 2, 1 }, { 1, 2, 2, 1 }, { 1, 3, 2, 3 }, { 2, 2, 3, 2 },
+		{ 4, 3, 2, 1 }, { 1, 5, 2, 1 }, { 2, 7, 4, 5 },
+	};
+	for (size_t c = 0; c < sizeof cf / sizeof cf[0]; c++) {
+		tune_reset();
+		rgpu_dp_tune.long_rw = cf[c].rw;
+		rgpu_dp_tune.max_warps = cf[c].warps;
+		rgpu_dp_tune.ring = cf[c].ring;
+		rgpu_dp_tune.chunk_words = cf[c].cww;
+		rgpu_dp_tune.batch_max_la = 32;   /* everything longer than a warp's word: long kernel */
+		char what[96];
+		snprintf(what, sizeof what, "rw %d warps %d ring %d chunk %d", cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			compare(lcs, p, 3, -1, 0, 1, 0, what, 0);
+			/* paths: Hirschberg with many passes per launch (leaves of 32 rows) */
+			rgpu_dp_tune.leaf_rows = 32;
+			if (c < 6 || !emu) compare(lcs, p, 3, -1, 1, 1, 0, what, 0);
+			rgpu_dp_tune.leaf_rows = 0;
+		}
+	}
+	/* paths of a longer pair with few warps: Hirschberg levels launch many passes of 2-3 strips,
+	 * so a warp's strips alternate between passes and the wrap is reused across passes while the
+	 * strip that reads it may lag (the wrap's slot waits) */
+	aln_pair_t w;
+	make_pair(&w, emu ? 9000 : 70000, 0, 4, 0, 1);
+	for (int warps = 2; warps <= 4; warps++) {
+		tune_reset();
+		rgpu_dp_tune.long_rw = 1;
+		rgpu_dp_tune.max_warps = warps;
+		rgpu_dp_tune.ring = 2;
+		rgpu_dp_tune.chunk_words = warps - 1;
+		rgpu_dp_tune.batch_max_la = 32;
+		rgpu_dp_tune.leaf_rows = 32;
+		char what[64];
+		snprintf(what, sizeof what, "multi-pass wrap, %d warps", warps);
+		for (int lcs = 0; lcs < 2; lcs++) compare(lcs, &w, 1, -1, 1, 1, 0, what, 0);
+	}
+	free((char *)w.a);
+	free((char *)w.b);
+	tune_reset();
+	for (int i = 0; i < 3; i++) { free((char *)p[i].a); free((char *)p[i].b); }
+	sect_end();
+}
+
+/* long pairs pruned to bands: forced on small pairs, with narrow first bounds (so that the
+ * pruned pass has a loose bound), long and short B, -k around the distance */
+static void sec_bands(void)
+{
+	sect_begin("bands (pruned long passes)");
+	const int64_t L = emu ? 2600 : 40000;
+	aln_pair_t p[6];
+	make_pair(&p[0], L, 0, 4, 0, 1);                     /* related */
+	make_pair(&p[1], L, 0, 2, 3, 1);
+	make_pair(&p[2], L, L + L / 7, 4, 0, 0);             /* random, B longer */
+	make_pair(&p[3], L + L / 5, L / 2, 3, 0, 0);         /* random, B much shorter */
+	make_pair(&p[4], L / 2 + 33, 0, 4, 0, 1);
+	{                                                     /* related with a long insertion in B */
+		char *a = malloc((size_t)L + 1), *b = malloc((size_t)(2 * L + 1100));
+		dt_random(a, L, 4, 0);
+		int64_t lb = dt_mutate(a, L, b, 0, 2, 4, 0), ins = L / 9;
+		memmove(b + L / 3 + ins, b + L / 3, (size_t)(lb - L / 3));
+		dt_random(b + L / 3, ins, 4, 0);
+		p[5].a = a; p[5].b = b; p[5].la = L; p[5].lb = lb + ins;
+	}
+	static const struct { int rw, warps, ring, cww; int64_t w, probe; } cf[] = {
+		{ 1, 0, 0, 0, 1, 0 }, { 2, 0, 0, 0, 16, 64 }, { 4, 0, 0, 0, 300, 0 }, { 1, 2, 2, 1, 5, 100 }, { 1, 3, 2, 2, 64, 0 },
+		{ 2, 2, 3, 1, 2, 0 },
+	};
+	for (size_t c = 0; c < sizeof cf / sizeof cf[0]; c++) {
+		tune_reset();
+		rgpu_dp_tune.band = 1;
+		rgpu_dp_tune.band_w = cf[c].w;
+		rgpu_dp_tune.probe_rows = cf[c].probe;   /* > 0: a prefix decides whether to look for a bound */
+		rgpu_dp_tune.long_rw = cf[c].rw;
+		rgpu_dp_tune.max_warps = cf[c].warps;
+		rgpu_dp_tune.ring = cf[c].ring;
+		rgpu_dp_tune.chunk_words = cf[c].cww;
+		rgpu_dp_tune.batch_max_la = 32;
+		char what[96];
+		snprintf(what, sizeof what, "band w %lld probe %lld rw %d warps %d ring %d chunk %d", (long long)cf[c].w,
+		         (long long)cf[c].probe, cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			compare(lcs, p, 6, -1, 0, 1, 0, what, 0);
+			if (c % 2 == 0 || !emu) {
+				rgpu_dp_tune.leaf_rows = c & 2 ? 32 : 0;
+				compare(lcs, p, 6, -1, 1, 1, 0, what, 0);
+				rgpu_dp_tune.leaf_rows = 0;
+			}
+		}
+		/* -k: a band of its own, at the distance and around it */
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.n_threads = 0;
+		for (int i = 0; i < 6; i++) {
+			int64_t d;
+			lev_pair(&o, p[i].a, p[i].la, p[i].b, p[i].lb, &d, 0);
+			const int64_t ks[4] = { d - 1, d, d + 1, d / 2 };
+			for (int q = 0; q < 4; q++)
+				if (ks[q] >= 0 && (q < 3 || c == 0)) compare(0, &p[i], 1, ks[q], (int)((c + q) & 1), 1, 0, "band -k", 0);
+		}
+	}
+	tune_reset();
+	for (int i = 0; i < 6; i++) { free((char *)p[i].a); free((char *)p[i].b); }
+	sect_end();
+}
+
+static void sec_long(void)
+{
+	sect_begin("long pairs");
+	static const int64_t full[] = { 10000, 100000, 1000000 }, small[] = { 3000, 9000 };
+	const int64_t *Ls = emu ? small : full;
+	const int nL = emu ? 2 : 3;
+	for (int i = 0; i < nL; i++)
+		for (int div = 0; div < 2; div++) {
+			aln_pair_t p;
+			char *a = malloc((size_t)Ls[i] + 1), *b = malloc((size_t)(2 * Ls[i] + 1100));
+			dt_random(a, Ls[i], 4, 0);
+			int64_t lb;
+			if (div) lb = dt_mutate(a, Ls[i], b, 0, 1, 4, 0);
+			else { lb = Ls[i] - Ls[i] / 50; dt_random(b, lb, 4, 0); }
+			p.a = a; p.b = b; p.la = Ls[i]; p.lb = lb;
+			char what[64];
+			snprintf(what, sizeof what, "%lld bp %s", (long long)Ls[i], div ? "1%-divergent" : "random");
+			for (int lcs = 0; lcs < 2; lcs++)
+				for (int paths = 0; paths < 2; paths++) {
+					rgpu_stats_t st;
+					double t = rk_realtime();
+					compare(lcs, &p, 1, -1, paths, 1, 0, what, &st);
+					fprintf(stderr, "   %s %s%s: GPU kernels %.4f s, total %.3f s, device %.1f MB (with CPU %.1f s)\n", what,
+					        lcs ? "lcs" : "lev", paths ? " path" : "", st.kernel_s, st.total_s, st.dev_bytes / 1e6, rk_realtime() - t);
+				}
+			if (div) {   /* -k about the distance */
+				lev_opt_t o;
+				lev_opt_init(&o);
+				o.n_threads = 0;
+				int64_t d;
+				lev_pair(&o, p.a, p.la, p.b, p.lb, &d, 0);
+				compare(0, &p, 1, d, 1, 1, 0, "long -k d", 0);
+				compare(0, &p, 1, d - 1, 0, 1, 0, "long -k d-1", 0);
+			}
+			free(a);
+			free(b);
+		}
+	sect_end();
+}
+
+/* ---- the slab pass, on a block cut out of a real DP ---- */
+static uint64_t *words(int64_t n)
+{
+	uint64_t *w = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+	for (int64_t i = 0; i <= n; i++) w[i] = tu_rand();
+	return w;
+}
+
+static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, int with_left)
+{
+	char *A = malloc((size_t)la + 1), *B = malloc((size_t)lb + 1);
+	int alpha = (int)tu_range(2, 4);
+	dt_random(A, la, alpha, 0);
+	dt_random(B, lb, alpha, 0);
+	for (int64_t i = 0; i < lb && i < la; i++)   /* some similarity */
+		if (tu_range(0, 2)) B[i] = A[i];
+	const int64_t r0 = 64 * r0w, nwf = (la + 63) / 64, ncol = lb - c0, nrow = la - r0;
+	aln_prep_t P;
+	aln_prep_init(&P, A, la, 0, B, lb, 0, 0);
+	/* the block's top edge: rows [0, r0) over columns [c0, lb); its left edge: rows [r0, la) at column c0 */
+	uint64_t *h0 = words(ncol / 64 + 1), *h1 = words(ncol / 64 + 1), *v0 = words(nwf), *v1 = words(nwf);
+	uint64_t *th0 = words(c0 / 64 + 1), *th1 = words(c0 / 64 + 1);
+	for (int64_t q = 0; q <= ncol / 64; q++) { h0[q] = lcs ? 0 : ~0ull; h1[q] = 0; }
+	for (int64_t q = 0; q <= c0 / 64; q++) { th0[q] = lcs ? 0 : ~0ull; th1[q] = 0; }
+	for (int64_t q = 0; q < nwf; q++) { v0[q] = ~0ull; v1[q] = 0; }
+	if (r0 > 0) {
+		/* rows [0, r0): left block [0, c0) then right block [c0, lb) from its right edge */
+		if (lcs) {
+			lcs_slab(&P, 0, 0, r0w, 0, c0, th0, v0);
+			lcs_slab(&P, 0, 0, r0w, c0, lb, h0, v0);
+		} else {
+			lev_slab(&P, 0, 0, r0w, 0, c0, th0, th1, v0, v1);
+			lev_slab(&P, 0, 0, r0w, c0, lb, h0, h1, v0, v1);
+		}
+	}
+	/* rows [r0, la) over [0, c0): from the left block's bottom edge to the right edge at c0 */
+	for (int64_t q = r0w; q < nwf; q++) { v0[q] = ~0ull; v1[q] = 0; }
+	if (c0 > 0) {
+		if (lcs) lcs_slab(&P, 0, r0w, nwf, 0, c0, th0, v0 + r0w);
+		else lev_slab(&P, 0, r0w, nwf, 0, c0, th0, th1, v0 + r0w, v1 + r0w);
+	}
+	/* the block itself, on the CPU and on the GPU */
+	const int64_t nwb = (ncol + 63) / 64 + 1, nwl = (nrow + 63) / 64 + 1;
+	uint64_t *ch0 = malloc(8 * (size_t)nwb), *ch1 = malloc(8 * (size_t)nwb), *gh0 = malloc(8 * (size_t)nwb), *gh1 = malloc(8 * (size_t)nwb);
+	uint64_t *cv0 = malloc(8 * (size_t)nwl), *cv1 = malloc(8 * (size_t)nwl), *gv0 = malloc(8 * (size_t)nwl), *gv1 = malloc(8 * (size_t)nwl);
+	for (int64_t q = 0; q < nwb; q++) {
+		uint64_t junk = tu_rand();   /* bits past the last column must be left as they were */
+		ch0[q] = gh0[q] = q < (ncol + 63) / 64 ? h0[q] : junk;
+		ch1[q] = gh1[q] = q < (ncol + 63) / 64 ? h1[q] : junk >> 1;
+	}
+	if ((ncol & 63) && ncol > 0) {
+		uint64_t junk = tu_rand(), m = ~0ull << (ncol & 63);
+		int64_t q = (ncol - 1) / 64;
+		ch0[q] = gh0[q] = (h0[q] & ~m) | (junk & m);
+		ch1[q] = gh1[q] = (h1[q] & ~m) | (junk & m & ~ch0[q]);
+	}
+	for (int64_t q = 0; q < nwl; q++) {
+		cv0[q] = gv0[q] = with_left && q < (nrow + 63) / 64 ? v0[r0w + q] : ~0ull;
+		cv1[q] = gv1[q] = with_left && q < (nrow + 63) / 64 ? v1[r0w + q] : 0;
+	}
+	aln_prep_t Q;
+	aln_prep_init(&Q, A + r0, nrow, 0, B + c0, ncol, 0, 0);
+	if (lcs) lcs_slab(&Q, 0, 0, Q.nw, 0, ncol, ch0, cv0);
+	else lev_slab(&Q, 0, 0, Q.nw, 0, ncol, ch0, ch1, cv0, cv1);
+	rk_status_t s = lcs ? rgpu_lcs_slab(&G0, A + r0, nrow, B + c0, ncol, gh0, with_left ? gv0 : 0, 0)
+	                    : rgpu_lev_slab(&G0, A + r0, nrow, B + c0, ncol, gh0, gh1, with_left ? gv0 : 0, with_left ? gv1 : 0, 0);
+	CHECK(s == RK_OK, "slab: %s", rk_error());
+	n_checks++;
+	int ok = !memcmp(ch0, gh0, 8 * (size_t)nwb) && (lcs || !memcmp(ch1, gh1, 8 * (size_t)nwb));
+	if (with_left)
+		for (int64_t q = 0; q < (nrow + 63) / 64; q++) {
+			const int n = nrow - 64 * q >= 64 ? 64 : (int)(nrow - 64 * q);
+			const uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;   /* bits past the last row are don't-care */
+			ok &= (cv0[q] & m) == (gv0[q] & m) && (lcs || (cv1[q] & m) == (gv1[q] & m));
+		}
+	CHECK(ok, "%s slab of %lld x %lld (from row %lld, column %lld, %s left edge): GPU edges differ from the CPU's", lcs ? "lcs" : "lev",
+	      (long long)nrow, (long long)ncol, (long long)r0, (long long)c0, with_left ? "given" : "boundary");
+	aln_prep_free(&P);
+	aln_prep_free(&Q);
+	free(A); free(B); free(h0); free(h1); free(v0); free(v1); free(th0); free(th1);
+	free(ch0); free(ch1); free(gh0); free(gh1); free(cv0); free(cv1); free(gv0); free(gv1);
+}
+
+static void sec_slab(int n)
+{
+	sect_begin("slab pass");
+	for (int i = 0; i < n; i++) {
+		const int64_t la = tu_range(1, emu ? 1500 : 6000), lb = tu_range(1, emu ? 1500 : 6000);
+		const int64_t r0w = tu_range(0, (la - 1) / 64), c0 = tu_range(0, lb - 1);
+		if (i % 4 == 1) {
+			tune_reset();
+			rgpu_dp_tune.max_warps = (int)tu_range(1, 3);
+			rgpu_dp_tune.ring = 2;
+			rgpu_dp_tune.chunk_words = (int)tu_range(1, 2);
+		}
+		slab_case(i & 1, la, lb, i % 3 == 0 ? 0 : r0w, i % 5 == 0 ? 0 : c0, i % 7 != 3);
+		tune_reset();
+	}
+	sect_end();
+}
+
+static void sec_memory(void)
+{
+	sect_begin("device memory limits");
+	const int64_t n = emu ? 400 : 3000;
+	aln_pair_t *p = random_pairs(n, 700);
+	rgpu_opt_t g = G0;
+	g.mem_limit = 2 << 20;   /* 2 MB: chunks of a few dozen pairs */
+	for (int lcs = 0; lcs < 2; lcs++)
+		for (int paths = 0; paths < 2; paths++) {
+			rgpu_stats_t st;
+			compare(lcs, p, n, -1, paths, 0, &g, "2 MB limit", &st);
+			CHECK(st.n_ichunk > 1, "2 MB limit: %lld chunks, want several", (long long)st.n_ichunk);
+			CHECK(st.dev_bytes <= g.mem_limit, "2 MB limit: %llu bytes used", (unsigned long long)st.dev_bytes);
+		}
+	rgpu_dp_tune.chunk_pairs = 7;
+	compare(0, p, n < 200 ? n : 200, -1, 1, 0, 0, "7 pairs per launch", 0);
+	tune_reset();
+	free_pairs(p, n);
+	/* a long pair with its path in 4 MB (a 4x4 of leaves and passes, chunked) */
+	aln_pair_t q;
+	const int64_t L = emu ? 4000 : 100000;
+	make_pair(&q, L, 0, 4, 0, 1);
+	g.mem_limit = (uint64_t)(emu ? 1 : 4) << 20;
+	for (int lcs = 0; lcs < 2; lcs++) {
+		rgpu_stats_t st;
+		compare(lcs, &q, 1, -1, 1, 1, &g, "long path under a small limit", &st);
+		CHECK(st.dev_bytes <= g.mem_limit, "long path: %llu bytes used of %llu", (unsigned long long)st.dev_bytes,
+		      (unsigned long long)g.mem_limit);
+	}
+	/* far too small: a clear RK_ERES */
+	g.mem_limit = 1000;
+	int64_t d;
+	aln_path_t pp = { 0 };
+	lev_opt_t o;
+	lev_opt_init(&o);
+	rk_status_t s = rgpu_lev_batch(&o, &q, 1, &g, &d, 0, 0);
+	CHECK(s == RK_ERES && strstr(rk_error(), "device memory"), "1000-byte limit: status %d, '%s'", (int)s, rk_error());
+	s = rgpu_lev_batch(&o, &q, 1, &g, &d, &pp, 0);
+	CHECK(s == RK_ERES && strstr(rk_error(), "device memory"), "1000-byte limit, path: status %d, '%s'", (int)s, rk_error());
+	aln_pair_t sh = { "ACGT", "AGT", 4, 3 };
+	s = rgpu_lev_batch(&o, &sh, 1, &g, &d, &pp, 0);
+	CHECK(s == RK_ERES && strstr(rk_error(), "device memory"), "1000-byte limit, short pair: status %d, '%s'", (int)s, rk_error());
+	n_checks += 3;
+	aln_path_free(&pp);
+	free((char *)q.a);
+	free((char *)q.b);
+	/* bad arguments */
+	aln_pair_t bad = { 0, "A", 3, 1 };
+	CHECK(rgpu_lev_batch(&o, &bad, 1, &G0, &d, 0, 0) == RK_EINPUT, "NULL sequence: want RK_EINPUT");
+	/* empty sides need no device work, and -k beyond the length difference */
+	aln_pair_t e[3] = { { "", "ACG", 0, 3 }, { "AC", "", 2, 0 }, { "", "", 0, 0 } };
+	for (int lcs = 0; lcs < 2; lcs++)
+		for (int paths = 0; paths < 2; paths++) compare(lcs, e, 3, -1, paths, 0, 0, "empty sides", 0);
+	compare(0, e, 3, 2, 1, 0, 0, "empty sides -k 2", 0);
+	sect_end();
+}
+
+/* ---- timings and the benchmark ---- */
+static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
+{
+	char *a = malloc((size_t)L + 1), *b = malloc((size_t)(2 * L + 1100));
+	dt_random(a, L, 4, 0);
+	int64_t lb;
+	if (div) lb = dt_mutate(a, L, b, 0, 1, 4, 0);
+	else { lb = L; dt_random(b, L, 4, 0); }
+	aln_pair_t p = { a, b, L, lb };
+	int64_t v;
+	aln_path_t pp = { 0 };
+	rgpu_stats_t st;
+	rk_status_t s = gpu_run(lcs, &p, 1, -1, &G0, &v, paths ? &pp : 0, &st);
+	CHECK(s == RK_OK, "timing %lld: %s", (long long)L, rk_error());
+	if (bytes) *bytes = st.dev_bytes;
+	aln_path_free(&pp);
+	free(a);
+	free(b);
+	return paths ? st.total_s : st.kernel_s;
+}
+
+static double time_short(int lcs, int64_t n, int64_t L)
+{
+	aln_pair_t *p = calloc((size_t)n, sizeof *p);
+	char *buf = malloc((size_t)(2 * n * L));
+	for (int64_t i = 0; i < n; i++) {
+		char *a = buf + 2 * i * L, *b = a + L;
+		dt_random(a, L, 4, 0);
+		for (int64_t j = 0; j < L; j++) b[j] = tu_range(0, 99) < 5 ? "ACGT"[tu_range(0, 3)] : a[j];
+		p[i].a = a; p[i].b = b; p[i].la = L; p[i].lb = L;
+	}
+	int64_t *v = malloc(sizeof(int64_t) * (size_t)n);
+	rgpu_stats_t st;
+	rk_status_t s = gpu_run(lcs, p, n, -1, &G0, v, 0, &st);
+	CHECK(s == RK_OK, "timing %lld pairs: %s", (long long)n, rk_error());
+	fprintf(stderr, "   (%lld pairs of %lld: kernels %.4f s, total %.3f s, %lld launches)\n", (long long)n, (long long)L, st.kernel_s,
+	        st.total_s, (long long)st.n_launch);
+	free(v);
+	free(p);
+	free(buf);
+	return st.kernel_s;
+}
+
+static void sec_timings(void)
+{
+	sect_begin("timings");
+	fprintf(stderr, "   lev 1 Mb random pair distance: kernel %.4f s\n", time_pair(0, 1000000, 0, 0, 0));
+	fprintf(stderr, "   lev 40 kb random pair distance: kernel %.5f s\n", time_pair(0, 40000, 0, 0, 0));
+	fprintf(stderr, "   lev 100k pairs of 150 bp: kernel %.4f s\n", time_short(0, 100000, 150));
+	sect_end();
+}
+
+static void bench(void)
+{
+	uint64_t b1 = 0, b2 = 0, b3 = 0, b4 = 0;
+	double r[12];
+	r[0] = time_pair(0, 40000, 0, 0, 0);
+	r[1] = time_pair(0, 1000000, 0, 0, 0);
+	r[2] = time_pair(0, 10000000, 0, 0, 0);
+	r[3] = time_pair(0, 10000000, 1, 0, 0);
+	r[4] = time_pair(0, 10000000, 0, 1, &b1);
+	r[5] = time_pair(0, 10000000, 1, 1, &b2);
+	r[6] = time_short(0, 1000000, 150);
+	r[7] = time_pair(1, 1000000, 0, 0, 0);
+	r[8] = time_pair(1, 10000000, 0, 0, 0);
+	r[9] = time_pair(1, 10000000, 0, 1, &b3);
+	r[10] = time_pair(1, 10000000, 1, 1, &b4);
+	char name[256];
+	rgpu_device_name(G0.device, name, sizeof name);
+	printf("| rktlcs GPU lev/lcs on %s | seconds | target | device bytes |\n|---|---|---|---|\n", name);
+	printf("| lev 40 kb random pair, distance (kernel) | %.5f | 0.002 | |\n", r[0]);
+	printf("| lev 1 Mb random pair, distance (kernel) | %.4f | 0.1 | |\n", r[1]);
+	printf("| lev 10 Mb random pair, distance (kernel) | %.3f | 3 | |\n", r[2]);
+	printf("| lev 10 Mb 1%%-divergent pair, distance (kernel) | %.3f | 3 | |\n", r[3]);
+	printf("| lev 10 Mb random pair, with path (total) | %.3f | 10 | %.3g |\n", r[4], (double)b1);
+	printf("| lev 10 Mb 1%%-divergent pair, with path (total) | %.3f | 10 | %.3g |\n", r[5], (double)b2);
+	printf("| lev 1,000,000 pairs of 150 bp (kernel) | %.4f | 0.05 | |\n", r[6]);
+	printf("| lcs 1 Mb random pair, length (kernel) | %.4f | 0.05 | |\n", r[7]);
+	printf("| lcs 10 Mb random pair, length (kernel) | %.3f | 2 | |\n", r[8]);
+	printf("| lcs 10 Mb random pair, with path (total) | %.3f | 6 | %.3g |\n", r[9], (double)b3);
+	printf("| lcs 10 Mb 1%%-divergent pair, with path (total) | %.3f | 6 | %.3g |\n", r[10], (double)b4);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+#ifndef RKTLCS_HAVE_CUDA
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "test_gpu_dp: SKIPPED: built without CUDA\n");
+	return 77;
+#else
+	int is_bench = argc > 1 && !strcmp(argv[1], "bench");
+	emu = argc > 1 && !strcmp(argv[1], "emu");
+	int a0 = is_bench || emu ? 2 : 1;
+	int64_t n = argc > a0 ? atoll(argv[a0]) : emu ? 300 : 2000;
+	if (argc > a0 + 1) tu_state = strtoull(argv[a0 + 1], 0, 10);
+	if (rgpu_device_count() == 0) {
+		fprintf(stderr, "test_gpu_dp: SKIPPED: no usable CUDA device\n");
+		return 77;
+	}
+	rgpu_opt_init(&G0);
+	tune_reset();
+	char name[256];
+	rgpu_device_name(0, name, sizeof name);
+	if (is_bench) {
+		bench();
+		return tu_done("test_gpu_dp bench");
+	}
+	fprintf(stderr, "test_gpu_dp: device 0 %s, seed %llu, %lld random pairs\n", name, (unsigned long long)tu_state, (long long)n);
+	double t0 = rk_realtime();
+	sec_random(n);
+	sec_thresholds();
+	sec_pipeline();
+	sec_slab(emu ? 40 : 120);
+	sec_memory();
+	sec_bands();
+	sec_long();
+	if (!emu) sec_timings();
+	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);
+	return tu_done("test_gpu_dp");
+#endif
+}
