@@ -8,7 +8,9 @@
 #        `git archive 95b8251 src | tar -x -C .deps/old`; shows what a fix changed),
 #        sanitize (all four compute-sanitizer tools on every kernel; run it after every kernel change),
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
-#        GPU), hambench (jobs/bench-ham-gpu.sh)
+#        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
+#        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench),
+#        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), readbench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -83,6 +85,29 @@ for stage in "$@"; do
 		[ -n "${PROF_FILE:-}" ] || ./build-gpu/tests/rkt_genreads ${PROF_N:-100000} 51 1 > /tmp/prof.fa
 		ncu --launch-count 1 --kernel-name regex:rg_support --metrics ${NCU_METRICS:-sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__thread_inst_executed.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active} \
 			./build-gpu/rktlcs "$f" -k ${PROF_K:-3} -t 1000 -tau 15 --backend gpu -q -o /tmp/prof.tsv 2>&1 | grep -vE '^==PROF==|^\s*$' | tail -25 ;;
+	dp) # GPU lev/lcs against the CPU (tests/test_gpu_dp.c) and the split pair on GPU ranks
+		timeout ${DP_TIMEOUT:-300} ./build-gpu/tests/test_gpu_dp ${DP_N:-2000} > "$OUT/gpu_dp.log" 2>&1; r=$?
+		grep -E 'FAIL|SKIP|checks in|^   ' "$OUT/gpu_dp.log" | head -30; echo "test_gpu_dp: exit $r"; [ $r -eq 0 ] || rc=1
+		timeout ${SPLIT_TIMEOUT:-240} bash tests/split.sh ./build-gpu/rktlcs "$(command -v mpirun)" /tmp/gsplit ${SPLIT_BIG:-1000000} gpu \
+			> "$OUT/gpu_split.log" 2>&1; r=$?
+		grep -E 'FAIL|split \(' "$OUT/gpu_split.log" | head -20; echo "split.sh gpu: exit $r"; [ $r -eq 0 ] || rc=1 ;;
+	dpsan) # the lev/lcs kernels under the four compute-sanitizer tools: test_gpu_dp at reduced sizes
+		# (batch, long pipeline, bands, slabs, memory limits; every result against the CPU)
+		for tool in memcheck racecheck initcheck synccheck; do
+			sl=${SAN_LOGDIR:-$OUT}/sanitize-$tool-dp.log
+			mkdir -p "$(dirname "$sl")"
+			timeout ${DPSAN_TIMEOUT:-120} compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$sl" \
+				./build-gpu/tests/test_gpu_dp emu ${DPSAN_N:-20} > "$sl.out" 2>&1
+			r=$?
+			printf 'sanitize %-9s dp  exit %d  %s  %s\n' $tool $r "$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$sl" | head -2 | tr '\n' ' ')" \
+				"$(grep -E 'checks in|FAIL' "$sl.out" | head -3 | tr '\n' ' ')"
+			[ $r -eq 0 ] || { rc=1; cp "$sl" "$sl.out" "$OUT/" 2>/dev/null; }
+		done ;;
+	dpbench) timeout ${DPBENCH_TIMEOUT:-240} ./build-gpu/tests/test_gpu_dp bench 2> "$OUT/dpbench.err" | tee "$OUT/dpbench.log" || rc=1 ;;
+	splitbench) timeout ${SPLITBENCH_TIMEOUT:-400} bash jobs/bench-split.sh build-gpu ${SPLIT_LEN:-10000000} gpu "${SPLIT_NP:-2}" "$OUT/split" \
+			2>&1 | tee "$OUT/splitbench.log" || rc=1
+		rm -f "$OUT"/split/*.fa "$OUT"/split/*.tsv ;;
+	readbench) bash jobs/bench-read.sh build-gpu 2>&1 | tail -20 | tee "$OUT/readbench.log" || rc=1 ;;
 	*) echo "unknown stage $stage"; rc=1 ;;
 	esac
 done

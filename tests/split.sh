@@ -4,9 +4,14 @@
 # split), with the default slabs (by measured speed) and forced unequal ones (a rank with a
 # single word of rows, ranks with none): the distance, the CIGAR, the LCS, the subsequence
 # and the path must be byte-identical to the one-rank run.
-# Usage: split.sh RKTLCS MPIEXEC TMPDIR [BIG=1000000]
+# BACKEND gpu: the split runs (and a one-rank run) on the GPU, every rank sharing the
+# device, against the CPU reference; exit 77 (skipped) without a usable CUDA device.
+# Usage: split.sh RKTLCS MPIEXEC TMPDIR [BIG=1000000] [BACKEND=cpu]
 set -u
-cli=$1 mpiexec=$2 tmp=$3 big=${4:-1000000}
+cli=$1 mpiexec=$2 tmp=$3 big=${4:-1000000} backend=${5:-cpu}
+if [ "$backend" = gpu ] && ! "$cli" --version | grep -q '^gpu: CUDA, [0-9]* device'; then
+	echo "SKIPPED: no usable CUDA device ($("$cli" --version | grep '^gpu'))"; exit 77
+fi
 rm -rf "$tmp"; mkdir -p "$tmp"
 cd "$tmp" || exit 1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 RKTLCS_SPLIT_CELLS=1000
@@ -26,15 +31,24 @@ gen() {  # n seed -> a.fa b.fa
 run() {  # label, np, words, args...
 	local lab=$1 np=$2 words=$3; shift 3
 	RKTLCS_SPLIT_WORDS=$words timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_WORDS \
-		"$cli" "$@" -q --threads 1 -o np.tsv 2> err
+		"$cli" "$@" --backend $backend -q --threads 1 -o np.tsv 2> err
 	local rc=$?
 	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=$np slabs=${words:-by speed}" \
 		|| bad "$lab np=$np slabs=${words:-by speed}: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
+}
+# a mix of backends: rank 0 without a device (the CPU), rank 1 on the GPU (--backend auto)
+runmix() {  # label, args...
+	local lab=$1; shift
+	timeout 600 "$mpiexec" --oversubscribe -x RKTLCS_SPLIT_CELLS -np 1 env CUDA_VISIBLE_DEVICES= "$cli" "$@" -q --threads 1 -o np.tsv : \
+		-np 1 "$cli" "$@" -q --threads 1 -o np.tsv 2> err
+	local rc=$?
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=2 cpu+gpu" || bad "$lab np=2 cpu+gpu: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
 }
 for n in 1000 10000 100000; do
 	gen $n $n
 	for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k $((n / 50))" "lcs a.fa b.fa --seq --path"; do
 		"$cli" $args -q --threads 1 -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
+		[ "$backend" = gpu ] && { run "$n bp: $args" 1 "" $args; runmix "$n bp: $args" $args; }
 		run "$n bp: $args" 2 "" $args
 		run "$n bp: $args" 3 "1,0,$((n / 64))" $args
 		run "$n bp: $args" 4 "0,$((n / 200 + 1)),1,2" $args
@@ -44,8 +58,9 @@ done
 gen $big 5
 for args in "lcs a.fa b.fa --seq --path" "lev a.fa b.fa -k 20000"; do
 	"$cli" $args -q --threads 2 -o ref.tsv || { bad "$big bp $args: one-rank run failed"; continue; }
+	[ "$backend" = gpu ] && { run "$big bp: $args" 1 "" $args; runmix "$big bp: $args" $args; }
 	run "$big bp: $args" 2 "" $args
 	run "$big bp: $args" 3 "1,$(( big / 128 )),7" $args
 done
-echo "split: $pass passed, $fail failed"
+echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]

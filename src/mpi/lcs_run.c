@@ -2,6 +2,9 @@
 #include <string.h>
 #include "mpi/lcs_run.h"
 #include "algo/split.h"
+#ifdef RKTLCS_HAVE_CUDA
+#include "gpu/lcs_gpu.h"
+#endif
 
 void lcs_run_opt_init(lcs_run_opt_t *o)
 {
@@ -24,6 +27,14 @@ static rk_status_t lcs_cpu(const void *algo, const aln_pair_t *p, int64_t n, int
 }
 
 
+#ifdef RKTLCS_HAVE_CUDA
+static rk_status_t lcs_gpu(const void *algo, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
+                          aln_path_t *paths, rgpu_stats_t *st)
+{
+	return rgpu_lcs_batch(algo, p, n, g, val, paths, st);
+}
+#endif
+
 rk_status_t rmpi_lcs_run(const rmpi_t *w, const lcs_run_opt_t *o)
 {
 	lcs_opt_t algo = o->algo;
@@ -33,6 +44,9 @@ rk_status_t rmpi_lcs_run(const rmpi_t *w, const lcs_run_opt_t *o)
 	s.c = &o->c; s.in_a = o->in_a; s.in_b = o->in_b; s.max_dist = -1;
 	s.meta = (rio_pair_meta_t){ RIO_LCS, o->in_a, o->in_b, -1, -1, o->algo.path, o->seq, o->c.format };
 	s.mode.cpu = lcs_cpu;
+#ifdef RKTLCS_HAVE_CUDA
+	s.mode.gpu = lcs_gpu;
+#endif
 	s.mode.algo = &algo;
 	s.mode.split_kind = SPLIT_LCS;
 	s.mode.k = -1;

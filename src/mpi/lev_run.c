@@ -2,6 +2,9 @@
 #include <string.h>
 #include "mpi/lev_run.h"
 #include "algo/split.h"
+#ifdef RKTLCS_HAVE_CUDA
+#include "gpu/lev_gpu.h"
+#endif
 
 void lev_run_opt_init(lev_run_opt_t *o)
 {
@@ -28,6 +31,14 @@ static rk_status_t lev_cpu(const void *algo, const aln_pair_t *p, int64_t n, int
 }
 
 
+#ifdef RKTLCS_HAVE_CUDA
+static rk_status_t lev_gpu(const void *algo, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
+                          aln_path_t *paths, rgpu_stats_t *st)
+{
+	return rgpu_lev_batch(algo, p, n, g, val, paths, st);
+}
+#endif
+
 rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
 {
 	lev_opt_t algo = o->algo;
@@ -38,6 +49,9 @@ rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
 	s.c = &o->c; s.in_a = o->in_a; s.in_b = o->in_b; s.all = o->all; s.max_dist = o->max_dist;
 	s.meta = (rio_pair_meta_t){ RIO_LEV, o->in_a, o->in_b, o->algo.k, o->max_dist, o->algo.path, 0, o->c.format };
 	s.mode.cpu = lev_cpu;
+#ifdef RKTLCS_HAVE_CUDA
+	s.mode.gpu = lev_gpu;
+#endif
 	s.mode.algo = &algo;
 	s.mode.split_kind = SPLIT_LEV;
 	s.mode.k = algo.k;

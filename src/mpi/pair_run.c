@@ -101,8 +101,10 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	rio_buf_t rows = { 0 };
 	rmpi_be_t be;
 	rk_status_t st;
-	int64_t *bounds = 0, *ai = 0, *bi = 0, n_items = 0, n_rows = 0;
+	int64_t *bounds = 0, *ai = 0, *bi = 0, n_items = 0, n_rows = 0, n_split = 0;
 	double *cost = 0;
+	rmpi_split_prof_t sprof;
+	memset(&sprof, 0, sizeof sprof);
 	int out_open = 0;
 	memset(&A, 0, sizeof A); memset(&B, 0, sizeof B);
 
@@ -172,9 +174,12 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 			/* one huge pair: every rank takes a slab of its rows */
 			int64_t v = -1;
 			aln_path_t path = { 0 };
+			rmpi_split_prof_t one;
 			rmpi_clock_lap(&clk, -1);
 			st = rmpi_split_pair(w, s->mode.split_kind, s->mode.k, rio_seq(&A, a), rio_len(&A, a), rio_seq(Bp, b), rio_len(Bp, b),
-			                     s->mode.want_path, nth, &v, &path);
+			                     s->mode.want_path, nth, s->mode.gpu ? &be : 0, &v, &path, &one);
+			rmpi_split_prof_add(&sprof, &one);
+			n_split++;
 			rmpi_clock_lap(&clk, RMPI_COMPUTE);
 			if (!st && w->rank == 0) {
 				rows.l = 0;
@@ -246,9 +251,11 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		        w->size > 1 ? "s" : "", nth, nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
 	}
 	if ((st = rmpi_agree(w, st)) == RK_OK) {
-		char extra[96];
-		snprintf(extra, sizeof extra, "\"pairs\":%.0f,\"cells\":%.6g", tot_pairs, tot_cells);
-		st = rmpi_clock_report(w, s->c, &clk, s->meta.mode == RIO_LEV ? "lev" : "lcs", extra);
+		rio_buf_t extra = { 0 };
+		rio_buf_printf(&extra, "\"pairs\":%.0f,\"cells\":%.6g", tot_pairs, tot_cells);
+		if (n_split) st = rmpi_split_prof_json(w, n_split, &sprof, &extra);
+		if (!st) st = rmpi_clock_report(w, s->c, &clk, s->meta.mode == RIO_LEV ? "lev" : "lcs", extra.s);
+		rio_buf_free(&extra);
 	}
 done:
 	if (out_open) rio_out_abort(&out);

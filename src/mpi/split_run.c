@@ -4,8 +4,67 @@
 #include "mpi/split_run.h"
 #include "algo/lev.h"
 #include "algo/lcs.h"
+#ifdef RKTLCS_HAVE_CUDA
+#include "gpu/lev_gpu.h"
+#include "gpu/lcs_gpu.h"
+#endif
 
-#define SPLIT_CHUNK 65536  /* columns passed between ranks at a time (a multiple of 64) */
+#define SPLIT_CHUNK 65536         /* columns passed between CPU ranks at a time (a multiple of 64) */
+#define SPLIT_CHUNK_GPU (1 << 20) /* ... between GPU ranks: a launch wants work */
+
+/* One rank's slab engine: the CPU (a prep of its rows and of B) or its GPU (the rows and B as
+ * text, reversed copies for the reverse pass); the pass contract is split_pass's. */
+typedef struct {
+	int kind, simd, nth, use_gpu;
+	const rgpu_opt_t *g;
+	rgpu_stats_t *stats;
+	aln_prep_t p;            /* CPU */
+	char *ra, *rb;           /* GPU, reverse pass: the reversed texts (owned) */
+	const char *a, *b;
+	int64_t la, lb, nw;
+} split_eng_t;
+
+static rk_status_t eng_init(split_eng_t *e, int kind, int simd, int nth, const rmpi_be_t *be, rgpu_stats_t *stats,
+                            const char *a, int64_t la, const char *b, int64_t lb, int rev)
+{
+	memset(e, 0, sizeof *e);
+	e->kind = kind; e->simd = simd; e->nth = nth; e->la = la; e->lb = lb; e->nw = (la + 63) / 64;
+	e->use_gpu = be && be->use_gpu;
+	e->g = be ? &be->g : 0;
+	e->stats = stats;
+	if (!e->use_gpu) return aln_prep_init(&e->p, a, la, rev, b, lb, rev, simd);
+	if (!rev) { e->a = a; e->b = b; return RK_OK; }
+	if (!(e->ra = malloc((size_t)la + 1)) || !(e->rb = malloc((size_t)lb + 1))) { rk_set_error("out of memory"); return RK_ERES; }
+	for (int64_t i = 0; i < la; i++) e->ra[i] = a[la - 1 - i];
+	for (int64_t j = 0; j < lb; j++) e->rb[j] = b[lb - 1 - j];
+	e->a = e->ra; e->b = e->rb;
+	return RK_OK;
+}
+
+static void eng_free(split_eng_t *e)
+{
+	aln_prep_free(&e->p);
+	free(e->ra); free(e->rb);
+	memset(e, 0, sizeof *e);
+}
+
+static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *const *h, uint64_t *const *v)
+{
+	if (!e->use_gpu) { split_pass(e->kind, &e->p, e->simd, e->nth, c0, c1, h, v); return RK_OK; }
+#ifdef RKTLCS_HAVE_CUDA
+	rgpu_stats_t s;
+	memset(&s, 0, sizeof s);
+	rk_status_t st = e->kind == SPLIT_LEV
+		? rgpu_lev_slab(e->g, e->a, e->la, e->b + c0, c1 - c0, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
+		: rgpu_lcs_slab(e->g, e->a, e->la, e->b + c0, c1 - c0, h[0] + c0 / 64, v[0], &s);
+	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
+	return st;
+#else
+	(void)c0; (void)c1; (void)h; (void)v;
+	rk_set_error("this rktlcs was built without CUDA");
+	return RK_ERES;
+#endif
+}
 #define TAG_FWD 21
 #define TAG_REV 22
 #define TAG_J 23
@@ -53,27 +112,65 @@ static void edges_free(split_edges_t *e)
 	for (int q = 0; q < 2; q++) { free(e->F[q]); free(e->H[q]); }
 }
 
-/* One pipeline over my slab (prep p): the top edge from prev (or the global one), the bottom
- * edge to next; keep_top: the top edge is kept in e->F. Returns the bottom edge in e->H. */
-static void split_pipeline(const rmpi_t *w, int kind, const aln_prep_t *p, int simd, int nth, int prev, int next, int tag,
-                           split_edges_t *e, int keep_top)
+/* One pipeline over my slab: the top edge from prev (or the global one), the bottom edge to
+ * next; keep_top: the top edge is kept in e->F. Returns the bottom edge in e->H. */
+static rk_status_t split_pipeline(const rmpi_t *w, split_eng_t *g, int prev, int next, int tag, split_edges_t *e, int keep_top,
+                                  double *tm)
 {
-	const int P = split_planes(kind);
+	const double t0 = rk_realtime();
+	double busy = 0, fill = -1;
+	const int P = split_planes(g->kind);
+	const int64_t ch = g->use_gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK;
 	uint64_t *v[2] = { 0, 0 };
-	for (int q = 0; q < P; q++) v[q] = malloc(sizeof(uint64_t) * (size_t)(p->nw + 1));
-	split_left(kind, v, p->nw);
-	if (prev < 0) split_top(kind, e->H, p->lb);
-	for (int64_t c0 = 0; c0 < p->lb; c0 += SPLIT_CHUNK) {
-		int64_t c1 = c0 + SPLIT_CHUNK < p->lb ? c0 + SPLIT_CHUNK : p->lb, w0 = c0 / 64, nwc = (c1 - c0 + 63) / 64;
+	rk_status_t st = RK_OK;
+	for (int q = 0; q < P; q++) if (!(v[q] = malloc(sizeof(uint64_t) * (size_t)(g->nw + 1)))) st = RK_ERES;
+	if (st) { rk_set_error("out of memory"); free(v[0]); free(v[1]); return st; }
+	split_left(g->kind, v, g->nw);
+	if (prev < 0) split_top(g->kind, e->H, g->lb);
+	for (int64_t c0 = 0; c0 < g->lb; c0 += ch) {
+		int64_t c1 = c0 + ch < g->lb ? c0 + ch : g->lb, w0 = c0 / 64, nwc = (c1 - c0 + 63) / 64;
 		for (int q = 0; q < P; q++) {
 			if (prev >= 0) rmpi_recv(w, e->H[q] + w0, sizeof(uint64_t) * (size_t)nwc, prev, tag + 100 * q);
 			if (keep_top) memcpy(e->F[q] + w0, e->H[q] + w0, sizeof(uint64_t) * (size_t)nwc);
 		}
-		split_pass(kind, p, simd, nth, c0, c1, e->H, v);
+		/* a failed pass still sends its chunk on (the neighbours must not wait forever); the
+		 * status is agreed after the pipeline */
+		double tp = rk_realtime();
+		if (fill < 0) fill = tp - t0;
+		if (!st) st = eng_pass(g, c0, c1, e->H, v);
+		busy += rk_realtime() - tp;
 		if (next >= 0)
 			for (int q = 0; q < P; q++) rmpi_send(w, e->H[q] + w0, sizeof(uint64_t) * (size_t)nwc, next, tag + 100 * q);
 	}
 	for (int q = 0; q < P; q++) free(v[q]);
+	if (tm) { tm[0] = rk_realtime() - t0; tm[1] = busy; tm[2] = fill > 0 ? fill : 0; }
+	return st;
+}
+
+/* My piece of the path (rows a over columns b): on my GPU when the slab engine is one. */
+static rk_status_t piece_path(int kind, const split_eng_t *e, int n_threads, const char *a, int64_t la, const char *b,
+                              int64_t lb, int64_t *got, aln_path_t *piece)
+{
+#ifdef RKTLCS_HAVE_CUDA
+	if (e->use_gpu) {
+		aln_pair_t q = { a, b, la, lb };
+		rgpu_stats_t s;
+		memset(&s, 0, sizeof s);
+		rk_status_t st;
+		if (kind == SPLIT_LEV) { lev_opt_t o; lev_opt_init(&o); o.path = 1; st = rgpu_lev_batch(&o, &q, 1, e->g, got, piece, &s); }
+		else { lcs_opt_t o; lcs_opt_init(&o); o.path = 1; st = rgpu_lcs_batch(&o, &q, 1, e->g, got, piece, &s); }
+		if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
+		return st;
+	}
+#else
+	(void)e;
+#endif
+	if (kind == SPLIT_LEV) {
+		lev_opt_t o; lev_opt_init(&o); o.path = 1; o.n_threads = n_threads;
+		return lev_pair(&o, a, la, b, lb, got, piece);
+	}
+	lcs_opt_t o; lcs_opt_init(&o); o.path = 1; o.n_threads = n_threads;
+	return lcs_pair(&o, a, la, b, lb, got, piece);
 }
 
 typedef struct { aln_path_t *path; int64_t cost; } split_gather_t;
@@ -89,39 +186,46 @@ static rk_status_t split_take(void *ctx, int rank, const void *data, uint64_t n)
 }
 
 rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                            int want_path, int n_threads, int64_t *val, aln_path_t *path)
+                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
 {
 	const int simd = aln_simd_level(-1), P = split_planes(kind), R = w->size;
 	const int64_t nw = (la + 63) / 64;
 	double *speed = malloc(sizeof(double) * (size_t)R), mine = 1;
 	int64_t *words = malloc(sizeof(int64_t) * (size_t)R);
-	aln_prep_t p, pr;
+	split_eng_t p, pr;
 	split_edges_t e;
 	rk_status_t st = RK_OK;
 	memset(&p, 0, sizeof p); memset(&pr, 0, sizeof pr); memset(&e, 0, sizeof e);
 	*val = -1;
+	if (prof) memset(prof, 0, sizeof *prof);
 	if (!speed || !words) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 
-	/* this rank's speed on a sample of the pair, for the slab sizes */
+	/* this rank's speed on a sample of the pair, for the slab sizes (a GPU wants a larger one) */
 	if (!rk_tune.split_words) {
-		aln_prep_t s;
-		int64_t sr = la < 8 * 64 ? la : 8 * 64, sc = lb < 65536 ? lb : 65536;
-		if (aln_prep_init(&s, a, sr, 0, b, sc, 0, simd) == RK_OK) {
-			split_edges_t t;
-			memset(&t, 0, sizeof t);
-			for (int q = 0; q < P; q++) t.H[q] = malloc(sizeof(uint64_t) * (size_t)(sc / 64 + 2));
-			if (t.H[0] && (P == 1 || t.H[1])) {
+		const int gpu = be && be->use_gpu;
+		int64_t sr = la < (gpu ? 65536 : 2048) ? la : (gpu ? 65536 : 2048), sc = lb < (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK) ? lb : (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK);
+		split_eng_t g;
+		split_edges_t t;
+		memset(&g, 0, sizeof g);
+		memset(&t, 0, sizeof t);
+		for (int q = 0; q < P; q++) t.H[q] = malloc(sizeof(uint64_t) * (size_t)(sc / 64 + 2));
+		if (t.H[0] && (P == 1 || t.H[1]) && eng_init(&g, kind, simd, n_threads, be, 0, a, sr, b, sc, 0) == RK_OK) {
+			rmpi_t solo = { 0 };
+			solo.size = 1;
+			/* the faster of two runs (a GPU's first launch loads its module; a CPU's timer
+			 * is noisy at a few ms) */
+			double ts = rk_realtime(), best = 1e30;
+			for (int it = 0; it < 2; it++) {
 				double t0 = rk_realtime();
-				rmpi_t solo = { 0 };
-				solo.size = 1;
-				split_pipeline(&solo, kind, &s, simd, n_threads, -1, -1, 0, &t, 0);
-				double dt = rk_realtime() - t0;
-				mine = (double)sr * (double)sc / (dt > 1e-6 ? dt : 1e-6);
+				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 0) != RK_OK) break;
+				if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
 			}
-			edges_free(&t);
-			aln_prep_free(&s);
+			if (best < 1e30) mine = (double)sr * (double)sc / (best > 1e-6 ? best : 1e-6);
+			if (prof) prof->sample_s = rk_realtime() - ts;
 		}
+		eng_free(&g);
+		edges_free(&t);
 	}
 	rmpi_allgather(w, &mine, sizeof mine, speed);
 	split_words(w, nw, speed, words);
@@ -137,10 +241,11 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	for (int r = w->rank - 1; r >= 0 && prev < 0; r--) if (words[r] > 0) prev = r;
 	for (int r = w->rank + 1; r < R && next < 0; r++) if (words[r] > 0) next = r;
 	const int have = s1 > s0;
+	if (prof) { prof->rows = s1 - s0; prof->speed = mine; }
 	e.nwb = (lb + 63) / 64 + 1;
 	if (have) {
-		st = aln_prep_init(&p, a + s0, s1 - s0, 0, b, lb, 0, simd);
-		if (!st && want_path) st = aln_prep_init(&pr, a + s0, s1 - s0, 1, b, lb, 1, simd);
+		st = eng_init(&p, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, 0);
+		if (!st && want_path) st = eng_init(&pr, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, 1);
 		for (int q = 0; q < P && !st; q++)
 			if (!(e.F[q] = calloc((size_t)e.nwb, 8)) || !(e.H[q] = calloc((size_t)e.nwb, 8))) st = RK_ERES;
 		if (st) rk_err("rank %d: out of memory for a slab of %lld rows x %lld columns", w->rank, (long long)(s1 - s0), (long long)lb);
@@ -149,7 +254,8 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 
 	/* forward: the cost at (la, lb) comes out of the last slab */
 	int64_t total = 0;
-	if (have) split_pipeline(w, kind, &p, simd, n_threads, prev, next, TAG_FWD, &e, 1);
+	if (have && (st = split_pipeline(w, &p, prev, next, TAG_FWD, &e, 1, prof ? prof->fwd : 0)) != RK_OK) rk_err("rank %d: %s", w->rank, rk_error());
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	if (w->rank == last) total = la + split_sum(kind, e.H, 0, lb);
 	rmpi_bcast_i64(w, last, &total);
 	int64_t value = kind == SPLIT_LEV ? total : (la + lb - total) / 2;
@@ -161,8 +267,9 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	/* reverse: the chain runs the other way, and each rank keeps the edge at its top row */
 	if (have) {
 		split_edges_t r = { { 0, 0 }, { e.H[0], e.H[1] }, e.nwb };  /* the working edge again */
-		split_pipeline(w, kind, &pr, simd, n_threads, next, prev, TAG_REV, &r, 0);
+		if ((st = split_pipeline(w, &pr, next, prev, TAG_REV, &r, 0, prof ? prof->rev : 0)) != RK_OK) rk_err("rank %d: %s", w->rank, rk_error());
 	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	/* where the path crosses my top row, and where it leaves my slab (the next rank's point) */
 	int64_t j0 = 0, j1 = lb;
 	if (have && w->rank != 0 && s0 > 0) {
@@ -178,15 +285,10 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	int64_t got = 0;
 	uint64_t *msg = 0;
 	size_t msg_n = 0;
+	double tb0 = rk_realtime();
 	if (have) {
-		if (kind == SPLIT_LEV) {
-			lev_opt_t o; lev_opt_init(&o); o.path = 1; o.n_threads = n_threads;
-			st = lev_pair(&o, a + s0, s1 - s0, b + j0, j1 - j0, &got, &piece);
-		} else {
-			lcs_opt_t o; lcs_opt_init(&o); o.path = 1; o.n_threads = n_threads;
-			st = lcs_pair(&o, a + s0, s1 - s0, b + j0, j1 - j0, &got, &piece);
-			got = (s1 - s0) + (j1 - j0) - 2 * got;  /* as a cost */
-		}
+		st = piece_path(kind, &p, n_threads, a + s0, s1 - s0, b + j0, j1 - j0, &got, &piece);
+		if (kind == SPLIT_LCS) got = (s1 - s0) + (j1 - j0) - 2 * got;  /* as a cost */
 		if (!st && (msg = malloc(8 * (size_t)(piece.n + 1)))) {
 			msg[0] = (uint64_t)got;
 			memcpy(msg + 1, piece.run, 8 * (size_t)piece.n);
@@ -195,6 +297,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 		if (st) rk_err("rank %d: %s", w->rank, rk_error());
 	}
 	aln_path_free(&piece);
+	if (prof) prof->trace_s = rk_realtime() - tb0;
 	if ((st = rmpi_agree(w, st)) != RK_OK) { free(msg); goto done; }
 	split_gather_t g = { path, 0 };
 	if (w->rank == 0) path->n = 0;
@@ -208,7 +311,38 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	st = rmpi_agree(w, st);
 done:
 	edges_free(&e);
-	aln_prep_free(&p); aln_prep_free(&pr);
+	eng_free(&p); eng_free(&pr);
 	free(speed); free(words);
 	return st;
+}
+
+void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)
+{
+	for (int i = 0; i < 3; i++) { a->fwd[i] += b->fwd[i]; a->rev[i] += b->rev[i]; }
+	a->trace_s += b->trace_s; a->sample_s += b->sample_s; a->speed = b->speed; a->rows += b->rows;
+}
+
+rk_status_t rmpi_split_prof_json(const rmpi_t *w, int64_t n_pairs, const rmpi_split_prof_t *mine, rio_buf_t *out)
+{
+	rmpi_split_prof_t *all = malloc(sizeof *all * (size_t)w->size);
+	if (!all) { rk_err("out of memory"); return rmpi_agree(w, RK_ERES); }
+	rmpi_allgather(w, mine, sizeof *mine, all);
+	if (w->rank == 0) {
+		static const char *const name[] = { "rows", "speed", "sample", "fwd_wall", "fwd_busy", "fwd_fill", "rev_wall", "rev_busy",
+		                                    "rev_fill", "trace" };
+		rio_buf_printf(out, ",\"split\":{\"pairs\":%lld", (long long)n_pairs);
+		for (int f = 0; f < 10; f++) {
+			rio_buf_printf(out, ",\"%s\":[", name[f]);
+			for (int r = 0; r < w->size; r++) {
+				const rmpi_split_prof_t *q = &all[r];
+				double v = f == 0 ? (double)q->rows : f == 1 ? q->speed : f == 2 ? q->sample_s : f < 6 ? q->fwd[f - 3]
+				         : f < 9 ? q->rev[f - 6] : q->trace_s;
+				rio_buf_printf(out, f == 0 ? "%s%.0f" : f == 1 ? "%s%.4g" : "%s%.6f", r ? "," : "", v);
+			}
+			rio_buf_chr(out, ']');
+		}
+		rio_buf_chr(out, '}');
+	}
+	free(all);
+	return RK_OK;
 }

@@ -10,10 +10,28 @@
 
 #include "mpi/rmpi.h"
 #include "algo/split.h"
+#include "io/fmt.h"
+
+/* Where one rank's time went (seconds): fwd / rev = the forward and the reverse pipeline,
+ * each { wall, busy (computing), fill (waiting for the first edge chunk) }; trace: its piece
+ * of the path; sample: measuring its speed; rows: its slab; speed: cells/s measured. */
+typedef struct {
+	double fwd[3], rev[3], trace_s, sample_s, speed;
+	int64_t rows;
+} rmpi_split_prof_t;
 
 /* Collective; every rank passes the same pair. kind: SPLIT_LEV or SPLIT_LCS. On rank 0:
  * *val (the distance, -1 above k >= 0; or the LCS length) and, with want_path, *path. */
+/* be: this rank's backend (its GPU when be->use_gpu, the CPU with n_threads otherwise; NULL:
+ * the CPU); ranks may differ, the result does not. prof: NULL, or this rank's times. */
 rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                            int want_path, int n_threads, int64_t *val, aln_path_t *path);
+                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path,
+                            rmpi_split_prof_t *prof);
+
+/* Sums b into a (a run of several split pairs). */
+void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b);
+/* Collective: every rank's profile, appended on rank 0 to the --stats JSON members in out as
+ * "split":{"pairs":n,"rows":[per rank],...} (docs/lev.md lists the members). */
+rk_status_t rmpi_split_prof_json(const rmpi_t *w, int64_t n_pairs, const rmpi_split_prof_t *mine, rio_buf_t *out);
 
 #endif
