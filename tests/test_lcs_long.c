@@ -13,7 +13,7 @@ static int lv[4], nlv;
 static int64_t plain_lcs(const char *a, int64_t la, const char *b, int64_t lb)
 {
 	int64_t nw = (la + 63) / 64;
-	uint64_t *peq = calloc((size_t)(256 * nw), sizeof(uint64_t)), *v = malloc(sizeof(uint64_t) * (size_t)(nw ? nw : 1));
+	uint64_t *peq = calloc((size_t)(256 * nw), sizeof(uint64_t)), *v = calloc((size_t)(nw ? nw : 1), sizeof(uint64_t));
 	for (int64_t i = 0; i < la; i++) peq[(uint8_t)a[i] * nw + i / 64] |= 1ull << (i % 64);
 	for (int64_t w = 0; w < nw; w++) v[w] = ~0ull;
 	for (int64_t j = 0; j < lb; j++) {
