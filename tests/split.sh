@@ -47,7 +47,7 @@ runmix() {  # label, args...
 for n in 1000 10000 100000; do
 	gen $n $n
 	for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k $((n / 50))" "lcs a.fa b.fa --seq --path"; do
-		"$cli" $args -q --threads 1 -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
+		"$cli" $args --backend cpu -q --threads 1 -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
 		[ "$backend" = gpu ] && { run "$n bp: $args" 1 "" $args; runmix "$n bp: $args" $args; }
 		run "$n bp: $args" 2 "" $args
 		run "$n bp: $args" 3 "1,0,$((n / 64))" $args
@@ -57,7 +57,7 @@ done
 # 1 Mb: lcs with the subsequence and the path, and the lev distance, on 2 and 3 ranks
 gen $big 5
 for args in "lcs a.fa b.fa --seq --path" "lev a.fa b.fa -k 20000"; do
-	"$cli" $args -q --threads 2 -o ref.tsv || { bad "$big bp $args: one-rank run failed"; continue; }
+	"$cli" $args --backend cpu -q --threads 2 -o ref.tsv || { bad "$big bp $args: one-rank run failed"; continue; }
 	[ "$backend" = gpu ] && { run "$big bp: $args" 1 "" $args; runmix "$big bp: $args" $args; }
 	run "$big bp: $args" 2 "" $args
 	run "$big bp: $args" 3 "1,$(( big / 128 )),7" $args
