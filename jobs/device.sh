@@ -86,9 +86,21 @@ for stage in "$@"; do
 		ncu --launch-count 1 --kernel-name regex:rg_support --metrics ${NCU_METRICS:-sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__thread_inst_executed.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active} \
 			./build-gpu/rktlcs "$f" -k ${PROF_K:-3} -t 1000 -tau 15 --backend gpu -q -o /tmp/prof.tsv 2>&1 | grep -vE '^==PROF==|^\s*$' | tail -25 ;;
 	dp) # GPU lev/lcs against the CPU (tests/test_gpu_dp.c) and the split pair on GPU ranks
-		timeout ${DP_TIMEOUT:-300} ./build-gpu/tests/test_gpu_dp ${DP_N:-2000} > "$OUT/gpu_dp.log" 2>&1; r=$?
-		grep -E 'FAIL|SKIP|checks in|^   ' "$OUT/gpu_dp.log" | head -30; echo "test_gpu_dp: exit $r"; [ $r -eq 0 ] || rc=1
-		timeout ${SPLIT_TIMEOUT:-240} bash tests/split.sh ./build-gpu/rktlcs "$(command -v mpirun)" /tmp/gsplit ${SPLIT_BIG:-1000000} gpu \
+		# the pipeline section (the long kernel under forced tunings) in a process of its own, one
+		# line per comparison before it runs, so that a hang names its tuning
+		TEST_GPU_DP_SECTIONS=pipeline TEST_GPU_DP_VERBOSE=1 timeout ${DP_TIMEOUT:-300} ./build-gpu/tests/test_gpu_dp ${DP_N:-2000} \
+			> "$OUT/gpu_dp_pipeline.log" 2>&1 &
+		pp=$!
+		TEST_GPU_DP_SECTIONS=random,thresholds,slab,memory,bands,long,timings TEST_GPU_DP_VERBOSE=1 timeout ${DP_TIMEOUT:-300} \
+			./build-gpu/tests/test_gpu_dp ${DP_N:-2000} > "$OUT/gpu_dp.log" 2>&1; r=$?
+		wait $pp; r2=$?
+		for f in gpu_dp_pipeline gpu_dp; do
+			grep -E 'FAIL|SKIP|checks in|^   [a-z]' "$OUT/$f.log" | head -30
+			[ "$f" = gpu_dp ] && x=$r || x=$r2
+			echo "$f: exit $x$( [ $x -eq 124 ] && echo ", timed out after: $(grep '^   \[' "$OUT/$f.log" | tail -1)")"
+		done
+		[ $r -eq 0 ] && [ $r2 -eq 0 ] || rc=1
+		timeout ${SPLIT_TIMEOUT:-240} bash tests/split.sh "$PWD/build-gpu/rktlcs" "$(command -v mpirun)" /tmp/gsplit ${SPLIT_BIG:-1000000} gpu \
 			> "$OUT/gpu_split.log" 2>&1; r=$?
 		grep -E 'FAIL|split \(' "$OUT/gpu_split.log" | head -20; echo "split.sh gpu: exit $r"; [ $r -eq 0 ] || rc=1 ;;
 	dpsan) # the lev/lcs kernels under the four compute-sanitizer tools: test_gpu_dp at reduced sizes

@@ -43,6 +43,17 @@ static void sect_begin(const char *name)
 	S.t0 = rk_realtime();
 	fprintf(stderr, "-- %s\n", name);
 }
+/* TEST_GPU_DP_SECTIONS=pipeline,bands: only the named sections (default: all);
+ * TEST_GPU_DP_VERBOSE=1: one line per comparison, before it runs (to find a hang) */
+static int want(const char *key)
+{
+	const char *e = getenv("TEST_GPU_DP_SECTIONS");
+	if (!e || !*e) return 1;
+	const size_t n = strlen(key);
+	for (const char *q = strstr(e, key); q; q = strstr(q + 1, key))
+		if ((q == e || q[-1] == ',') && (q[n] == ',' || q[n] == 0)) return 1;
+	return 0;
+}
 static void sect_end(void)
 {
 	fprintf(stderr, "   %s: %lld checks, %lld failed, %.2f s\n", S.name, (long long)(n_checks - S.checks),
@@ -155,6 +166,9 @@ static int64_t compare(int lcs, const aln_pair_t *p, int64_t n, int64_t k, int p
 {
 	int64_t *vc = malloc(sizeof(int64_t) * (size_t)(n + 1)), *vg = malloc(sizeof(int64_t) * (size_t)(n + 1)), bad = 0;
 	aln_path_t *pc = paths ? calloc((size_t)n + 1, sizeof(aln_path_t)) : 0, *pg = paths ? calloc((size_t)n + 1, sizeof(aln_path_t)) : 0;
+	if (getenv("TEST_GPU_DP_VERBOSE"))
+		fprintf(stderr, "   [%.2f s] %s: %s, %lld pairs, k %lld, paths %d\n", rk_realtime() - S.t0, what, lcs ? "lcs" : "lev",
+		        (long long)n, (long long)k, paths);
 	cpu_run(lcs, p, n, k, paths, each, vc, pc);
 	rgpu_stats_t st;
 	rk_status_t s = gpu_run(lcs, p, n, k, g ? g : &G0, vg, pg, &st);
@@ -687,14 +701,14 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "test_gpu_dp: device 0 %s, seed %llu, %lld random pairs\n", name, (unsigned long long)tu_state, (long long)n);
 	double t0 = rk_realtime();
-	sec_random(n);
-	sec_thresholds();
-	sec_pipeline();
-	sec_slab(emu ? 40 : 120);
-	sec_memory();
-	sec_bands();
-	sec_long();
-	if (!emu) sec_timings();
+	if (want("random")) sec_random(n);
+	if (want("thresholds")) sec_thresholds();
+	if (want("pipeline")) sec_pipeline();
+	if (want("slab")) sec_slab(emu ? 40 : 120);
+	if (want("memory")) sec_memory();
+	if (want("bands")) sec_bands();
+	if (want("long")) sec_long();
+	if (!emu && want("timings")) sec_timings();
 	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);
 	return tu_done("test_gpu_dp");
 #endif

@@ -50,6 +50,78 @@ static void expect_err(const char *what, const char *data, size_t n, int how, co
 	CHECK(strstr(rk_error(), needle) != NULL, "%s: message lacks '%s': %s", what, needle, rk_error());
 }
 
+/* The parallel reader (a plain FASTA file of 32 MB or more, cut at record boundaries)
+ * against one stream: records of every size (1 bp to 3 MB) so that cuts fall inside long
+ * records and between short ones, wrapped lines, lower case, U, blank lines and CRLF; the
+ * result must be the same bytes and the file must really be parsed in slices. An illegal
+ * byte deep in the file gives the one-stream error, with its record number. */
+static void test_parallel(void)
+{
+	const size_t cap = 48u << 20;
+	char *d = malloc(cap + (4u << 20));
+	size_t n = 0;
+	uint64_t x = 12345;
+	int rec = 0;
+	while (n < cap) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		const size_t len = (x >> 33) % 7 == 0 ? 1 + (x >> 20) % 3000000 : 1 + (x >> 20) % 400;
+		const size_t wrap = (x >> 40) % 3 ? 60 + (x >> 44) % 40 : len;
+		const int crlf = (x >> 50) % 11 == 0;
+		n += (size_t)sprintf(d + n, ">r%d desc %zu%s\n", ++rec, len, crlf ? "\r" : "");
+		for (size_t i = 0; i < len; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			d[n++] = "ACGTacgtNUn"[(x >> 59) % 11];
+			if ((i + 1) % wrap == 0 || i + 1 == len) {
+				if (crlf) d[n++] = '\r';
+				d[n++] = '\n';
+				if ((x >> 30) % 50 == 0) d[n++] = '\n';
+			}
+		}
+	}
+	const char *p = put("big.fa", d, n, 0);
+	rio_reads_t a, b;
+	/* the threaded reads first: nothing has been read by one stream in this process yet */
+	rio_set_threads(3);
+	rk_status_t st0 = rio_read_all(p, &b);
+	const int sl0 = rio_read_slices();
+	rio_set_threads(1);
+	CHECK(rio_read_all(p, &a) == RK_OK && rio_read_slices() == 1, "parallel: one stream: %s", rk_error());
+	for (int th = 3; th <= 6; th += 3) {
+		rio_set_threads(th);
+		rk_status_t st = th == 3 ? st0 : rio_read_all(p, &b);
+		CHECK(st == RK_OK, "parallel, %d threads: %s", th, rk_error());
+		if (st) continue;
+		const int sl = th == 3 ? sl0 : rio_read_slices();
+		CHECK(sl >= 2, "parallel, %d threads: %.1f MB parsed in %d slice(s), not in parallel", th, n / 1e6, sl);
+		CHECK(b.n == a.n && b.n_bases == a.n_bases && b.n == rec, "parallel, %d threads: %lld records %lld bases, want %lld %lld",
+		      th, (long long)b.n, (long long)b.n_bases, (long long)a.n, (long long)a.n_bases);
+		if (b.n == a.n) {
+			CHECK(!memcmp(a.off, b.off, sizeof(uint64_t) * (size_t)(a.n + 1)) && !memcmp(a.seq, b.seq, a.off[a.n]),
+			      "parallel, %d threads: the sequences differ", th);
+			CHECK(!memcmp(a.name_off, b.name_off, sizeof(uint64_t) * (size_t)(a.n + 1)) && !memcmp(a.names, b.names, a.name_off[a.n]),
+			      "parallel, %d threads: the names differ", th);
+		}
+		rio_reads_free(&b);
+	}
+	/* a bad byte in a record near the end */
+	const size_t at = n - 100;
+	size_t q = at;
+	while (d[q] == '\n' || d[q] == '\r' || d[q] == '>') q--;
+	d[q] = '7';
+	int bad_rec = 0;
+	for (size_t i = 0; i <= q; i++) bad_rec += d[i] == '>';
+	p = put("bigbad.fa", d, n, 0);
+	rio_set_threads(4);
+	char want[64];
+	snprintf(want, sizeof want, "record %d (r%d): illegal character '7'", bad_rec, bad_rec);
+	CHECK(rio_read_all(p, &b) == RK_EINPUT && strstr(rk_error(), want), "parallel, bad byte: want '%s', got '%s'", want, rk_error());
+	rio_set_threads(1);
+	rio_reads_free(&a);
+	unlink(p);
+	unlink(put("big.fa", "", 0, 0));
+	free(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "bgzf")) {
@@ -65,6 +137,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/rktlcs_test_io.%d", (int)getpid());
 	mkdir(tmpdir, 0700);
+	test_parallel();   /* first: the first read of a process may be a parallel one */
 
 	const char *n2[] = { "r1", "r2" }, *s2[] = { "ACGTN", "TTGCA" };
 	for (int how = 0; how < 3; how++) {

@@ -300,6 +300,12 @@ static rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *s
 			CUDA_CHECK_GOTO(cudaMemcpyAsync(dcodes, hcodes, (size_t)ncode, cudaMemcpyHostToDevice, X->rt.st), done);
 		}
 		CUDA_CHECK_GOTO(cudaMemcpyAsync(dd, hd, sizeof *hd * (size_t)n, cudaMemcpyHostToDevice, X->rt.st), done);
+		if (nops) {
+			/* a path is shorter than its la + lb slots, and pairs without a path write no op
+			 * count: the copies back read whole ranges, so none of it may be left unwritten */
+			CUDA_CHECK_GOTO(cudaMemsetAsync(dops, 0, (size_t)nops, X->rt.st), done);
+			CUDA_CHECK_GOTO(cudaMemsetAsync(dnops, 0, 4 * (size_t)n, X->rt.st), done);
+		}
 		{
 			dpg_batch_t bp;
 			bp.pairs = dd;

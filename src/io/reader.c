@@ -465,6 +465,9 @@ rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 
 #define RIO_PAR_MIN (32ll << 20)   /* smaller files are parsed by one thread */
 
+static _Thread_local int rio_slices;   /* slices of the last rio_read_all* of this thread */
+int rio_read_slices(void) { return rio_slices; }
+
 /* A plain FASTA file of RIO_PAR_MIN bytes or more, parsed by several threads: the mapped file
  * is cut at "\n>" (a '>' cannot start a sequence line, so every cut is a record boundary),
  * each slice is parsed on its own and the parts are joined in order. Returns 0 when the file
@@ -473,6 +476,7 @@ rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth)
 {
 	if (nth < 2 || !strcmp(path, "-")) return 0;
+	rio_norm_init();   /* the slices' rio_file_t are not made by rio_open */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) return 0;
 	struct stat sb;
@@ -586,6 +590,7 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	}
 	for (int t = 0; part && t < T; t++) rio_reads_free(&part[t]);
 	free(part); free(cut);
+	if (!fail) rio_slices = T;
 	return !fail;
 }
 
@@ -593,6 +598,7 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 {
 	int eof = 0;
 	memset(r, 0, sizeof *r);
+	rio_slices = 1;
 	if (rio_read_parallel(path, r, keep_case, rio_threads)) return RK_OK;
 	rio_file_t *f = rio_open(path);
 	if (!f) return RK_EIO;
