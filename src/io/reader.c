@@ -472,7 +472,12 @@ int rio_read_slices(void) { return rio_slices; }
  * is cut at "\n>" (a '>' cannot start a sequence line, so every cut is a record boundary),
  * each slice is parsed on its own and the parts are joined in order. Returns 0 when the file
  * is not such a file (compressed, stdin, small, FASTQ) or any slice fails: the caller then
- * parses it in one stream, which gives the exact error with its record number. */
+ * parses it in one stream, which gives the exact error with its record number.
+ * Every slice writes its symbols straight into the one sequence buffer, at its own byte
+ * offset: each symbol comes from a byte of the slice and each record's NUL from its '>', so
+ * a slice never writes past its own bytes. The slices are then moved down into place in
+ * order (memmove, to the left): the file's bytes are written once and no second buffer is
+ * faulted in. */
 static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth)
 {
 	if (nth < 2 || !strcmp(path, "-")) return 0;
@@ -492,7 +497,8 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	if (T > size / (8ll << 20)) T = (int)(size / (8ll << 20));
 	int64_t *cut = malloc(sizeof(int64_t) * (size_t)(T + 1));
 	rio_reads_t *part = calloc((size_t)T, sizeof *part);
-	int ok = cut && part;
+	char *seq = malloc((size_t)(size - p0 + 1));
+	int ok = cut && part && seq;
 	if (ok) {
 		cut[0] = p0;
 		for (int t = 1; t < T; t++) {
@@ -522,8 +528,10 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		f->norm = keep_case ? rio_norm_keep : rio_norm;
 		rk_status_t st = RK_OK;
 		int eof = 0;
-		/* a slice's symbols never outnumber its bytes: one allocation, no regrowth */
-		if (rio_grow((void **)&part[t].seq, &part[t].m_seq, (size_t)left + 1, 1)) st = RK_ERES;
+		/* the slice's own region of the shared buffer; a capacity no request reaches, so that
+		 * it is never reallocated (the bound is the comment above) */
+		part[t].seq = seq + (cut[t] - p0);
+		part[t].m_seq = (size_t)1 << 62;
 		while (!st && left > 0) {
 			int64_t win = left < (1ll << 30) ? left : (1ll << 30);
 			/* windows end at a record boundary too (the last "\n>" inside the window) */
@@ -557,12 +565,12 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	}
 	if (!fail) {
 		memset(r, 0, sizeof *r);
-		r->seq = malloc(sl ? sl : 1); r->names = malloc(nl ? nl : 1);
+		r->names = malloc(nl ? nl : 1);
 		r->off = malloc(sizeof(uint64_t) * (size_t)(n + 1)); r->name_off = malloc(sizeof(uint64_t) * (size_t)(n + 1));
-		if (!r->seq || !r->names || !r->off || !r->name_off) { rio_reads_free(r); fail = 1; }
+		if (!r->names || !r->off || !r->name_off) { rio_reads_free(r); fail = 1; }
 	}
 	if (!fail) {
-		r->n = n; r->n_bases = nb; r->m_seq = sl ? sl : 1; r->m_names = nl ? nl : 1; r->m_rec = (size_t)n + 1;
+		r->n = n; r->n_bases = nb; r->m_names = nl ? nl : 1; r->m_rec = (size_t)n + 1;
 		int64_t *rec0 = malloc(sizeof(int64_t) * (size_t)(T + 1));
 		uint64_t *s0 = malloc(sizeof(uint64_t) * (size_t)(T + 1)), *n0 = malloc(sizeof(uint64_t) * (size_t)(T + 1));
 		if (!rec0 || !s0 || !n0) { rio_reads_free(r); fail = 1; }
@@ -573,11 +581,13 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 				s0[t + 1] = s0[t] + (part[t].n ? part[t].off[part[t].n] : 0);
 				n0[t + 1] = n0[t] + (part[t].n ? part[t].name_off[part[t].n] : 0);
 			}
+			/* in order: slice t moves left over bytes slices < t no longer need */
+			for (int t = 1; t < T; t++)
+				if (part[t].n && seq + s0[t] != part[t].seq) memmove(seq + s0[t], part[t].seq, part[t].off[part[t].n]);
 #pragma omp parallel for num_threads(T) schedule(static, 1)
 			for (int t = 0; t < T; t++) {
 				const rio_reads_t *p = &part[t];
 				if (!p->n) continue;
-				memcpy(r->seq + s0[t], p->seq, p->off[p->n]);
 				memcpy(r->names + n0[t], p->names, p->name_off[p->n]);
 				for (int64_t i = 0; i < p->n; i++) {
 					r->off[rec0[t] + i] = s0[t] + p->off[i];
@@ -585,11 +595,19 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 				}
 			}
 			r->off[n] = sl; r->name_off[n] = nl;
+			/* the unused tail (headers, newlines) goes back */
+			char *q = realloc(seq, sl ? sl : 1);
+			r->seq = q ? q : seq;
+			r->m_seq = sl ? sl : 1;
+			seq = 0;
 		}
 		free(rec0); free(s0); free(n0);
 	}
-	for (int t = 0; part && t < T; t++) rio_reads_free(&part[t]);
-	free(part); free(cut);
+	for (int t = 0; part && t < T; t++) {
+		part[t].seq = 0;   /* a region of seq, not its own */
+		rio_reads_free(&part[t]);
+	}
+	free(part); free(cut); free(seq);
 	if (!fail) rio_slices = T;
 	return !fail;
 }
