@@ -20,7 +20,7 @@ for c in "16s.fa|16S 5181x7682|" "16s.fa|16S 5181x7682|--max-dist 100" "big.fa|s
 	for be in gpu cpu; do
 		[ $f = big.fa ] && [ $be = cpu ] && [ -z "${BIG_CPU:-}" ] && continue
 		rm -f "$tmp/st.json"; s=$(date +%s.%N); "$cli" hamming $args --backend $be -o "$tmp/out" --stats "$tmp/st.json" "$tmp/$f" 2> "$tmp/err"; e=$(date +%s.%N)
-		rd=$(grep -oE '"read":[0-9.]+' "$tmp/st.json" | cut -d: -f2) co=$(grep -oE '"compute":[0-9.]+' "$tmp/st.json" | cut -d: -f2)
+		rd=$(grep -soE '"read":[0-9.]+' "$tmp/st.json" | cut -d: -f2) co=$(grep -soE '"compute":[0-9.]+' "$tmp/st.json" | cut -d: -f2)
 		[ -n "$rd" ] || rd=nan; [ -n "$co" ] || co=nan
 		k=$(grep -oE 'kernels [0-9.]+' "$tmp/err" | grep -oE '[0-9.]+' || echo -)
 		cols=$(grep -oE '\([0-9]+ informative' "$tmp/err" | grep -oE '[0-9]+')
