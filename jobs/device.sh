@@ -15,7 +15,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
 mkdir -p "$R"
-for f in .deps/debs/*.deb; do dpkg -x "$f" "$R"; done
+# unpacked once per machine (two device.sh may run side by side)
+[ -e "$R/usr/include/htslib/hts.h" ] || for f in .deps/debs/*.deb; do dpkg -x "$f" "$R"; done
 export LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SHARED_DATA=$PWD/.deps/data
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -105,14 +106,18 @@ for stage in "$@"; do
 		grep -E 'FAIL|split \(' "$OUT/gpu_split.log" | head -20; echo "split.sh gpu: exit $r"; [ $r -eq 0 ] || rc=1 ;;
 	dpsan) # the lev/lcs kernels under the four compute-sanitizer tools: test_gpu_dp at reduced sizes
 		# (batch, long pipeline, bands, slabs, memory limits; every result against the CPU)
-		for tool in memcheck racecheck initcheck synccheck; do
+		# DPSAN_TOOLS: a subset of the tools; DPSAN_SECTIONS_<tool>: test_gpu_dp sections for one
+		# tool (racecheck is the slowest by far)
+		for tool in ${DPSAN_TOOLS:-memcheck racecheck initcheck synccheck}; do
 			sl=${SAN_LOGDIR:-$OUT}/sanitize-$tool-dp.log
 			mkdir -p "$(dirname "$sl")"
-			timeout ${DPSAN_TIMEOUT:-120} compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$sl" \
-				./build-gpu/tests/test_gpu_dp emu ${DPSAN_N:-20} > "$sl.out" 2>&1
+			sv=DPSAN_SECTIONS_$tool
+			TEST_GPU_DP_SECTIONS=${!sv:-} TEST_GPU_DP_VERBOSE=1 timeout ${DPSAN_TIMEOUT:-120} compute-sanitizer --tool $tool \
+				--error-exitcode 9 --print-limit 20 --log-file "$sl" ./build-gpu/tests/test_gpu_dp emu ${DPSAN_N:-20} > "$sl.out" 2>&1
 			r=$?
 			printf 'sanitize %-9s dp  exit %d  %s  %s\n' $tool $r "$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$sl" | head -2 | tr '\n' ' ')" \
 				"$(grep -E 'checks in|FAIL' "$sl.out" | head -3 | tr '\n' ' ')"
+			[ $r -eq 124 ] && echo "   timed out after: $(grep '^   \[' "$sl.out" | tail -1)"
 			[ $r -eq 0 ] || { rc=1; cp "$sl" "$sl.out" "$OUT/" 2>/dev/null; }
 		done ;;
 	dpbench) timeout ${DPBENCH_TIMEOUT:-240} ./build-gpu/tests/test_gpu_dp bench 2> "$OUT/dpbench.err" | tee "$OUT/dpbench.log" || rc=1 ;;
