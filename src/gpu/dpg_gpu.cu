@@ -729,6 +729,8 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		hedge = (uint8_t *)malloc((size_t)(EWB * (E + El) + 8));
 		if (!hedge) { st = RK_ERES; rk_set_error("out of memory for the rows of a path"); goto done; }
 		if (El && (st = dalloc(X, &dle, (uint64_t)EWB * El, "the rows of a path's long passes"))) goto done;
+		/* a pruned pass writes only its band's words of the row; the copy back reads all */
+		if (El) CUDA_CHECK_GOTO(cudaMemsetAsync(dle.p, 0, (size_t)(EWB * El), X->rt.st), done);
 		for (int64_t x = 0; x < 2 * q; x++) {
 			const hitem_t *h = &it[pidx[x / 2]];
 			const int64_t rows = PASS_ROWS(x);

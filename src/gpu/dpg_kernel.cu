@@ -401,7 +401,11 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  *      back was read; its publication is at the start of block b - 1 - (r - 1) cww), or, for a
  *      slot last used by this warp's previous strip, a strip of the previous round;
  *  (c) the wrap (warp G - 1 to warp 0 of the next round, as long as a whole B, indexed by the
- *      word's place t in its transfer): the strip that read the slot's previous contents did so;
+ *      word's place t in its transfer): the strip that read the slot's previous contents did so
+ *      and said so, which a reader does at its next chunk start or, after its last chunk, at
+ *      the first block past the transfer (pk1); were it only at the strip's end, a banded
+ *      strip reaching right of pk1 would make this need its whole strip, ring waits included
+ *      (with G = 2 those are waits for the wrap's writer itself: a cycle);
  *      for G = 1 that is this strip, which read slot t at block kb0 + t and overwrites it at the
  *      end of block nk0 + t + 1 > kb0 + t (program order, no wait);
  *  (d) its own block b - 1, and all of its warp's strip of the previous round.
@@ -415,6 +419,19 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  * waits form no cycle and every wait ends. With a short ring at the wrap instead, warp G - 1
  * would wait for the next round's warp 0, which waits to finish its strip, which waits for the
  * full rings behind warp G - 1: a real deadlock (tests/emu shows it). */
+#ifdef DPG_EMU
+/* the warp emulator's deadlock report: what each of the first 16 warps last waited for */
+struct dbgw_t { long long s, b, need, kind, lo, hi, kb0, kb1, nk0, pk1; const unsigned long long *p; };
+static dbgw_t dbgw[16];
+static void dbg_dump(void)
+{
+	for (int g = 0; g < 16; g++) if (dbgw[g].p || dbgw[g].s) fprintf(stderr, "warp %d: strip %lld block %lld waits %s need %lld have %llu (kb0 %lld kb1 %lld nk0 %lld pk1 %lld)\n", g, dbgw[g].s, dbgw[g].b, dbgw[g].kind ? "cons" : "prod", dbgw[g].need, dbgw[g].p ? *dbgw[g].p : 0ull, dbgw[g].kb0, dbgw[g].kb1, dbgw[g].nk0, dbgw[g].pk1);
+}
+static int dbg_reg = (emu_deadlock_hook = dbg_dump, 0);
+#define DBGW(K, P, N) do { if (gw < 16) { dbgw[gw] = { s, b, (long long)(N), K, 0, 0, kb0, kb1, nk0, pk1, P }; } } while (0)
+#else
+#define DBGW(K, P, N) do { } while (0)
+#endif
 template <int MODE, int RW>
 __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long_t p)
 {
@@ -490,12 +507,19 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 							const int x = t / cww;
 							/* chunks < x are in lane 0's registers: their slots may be reused */
 							if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
+							DBGW(0, in_prod, in_done + x + 1);
 							wait_ge(in_prod, in_done + x + 1, seen_prod);
 						}
 						const int64_t at = in_wrap ? t : (int64_t)((in_done + t / cww) % ring) * cww + t % cww;
 						tw = lane == 0 ? __ldcg(inb + at) : (ew_t)0;
 					} else {
-						tw = ew_virtual<MODE>();   /* right of what the strip above computed */
+						/* right of what the strip above computed. The whole transfer is read (its
+						 * last word is in lane 0's registers since the block before): say so now,
+						 * not at the strip's end. A banded strip goes on past pk1, and the wrap's
+						 * writer, which the strip may be waiting for through its own ring, waits
+						 * for exactly these slots (G = 2 deadlocked here, test_gpu_dp "wrap"). */
+						if (b == pk1 && lane == 0) st_release(in_cons, in_done + pnch);
+						tw = ew_virtual<MODE>();
 					}
 				} else if (tsrc) {
 					tw = lane == 0 ? tsrc[b] : (ew_t)0;
@@ -527,7 +551,7 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 						} else if (out_done + q + 1 > (unsigned long long)ring) {
 							need = out_done + q + 1 - ring;
 						}
-						if (need) wait_ge(out_cons, need, seen_cons);
+						if (need) { DBGW(1, out_cons, need); wait_ge(out_cons, need, seen_cons); }
 					}
 					const int64_t at = out_wrap ? t : (int64_t)((out_done + q) % ring) * cww + t % cww;
 					if (lane == ol) __stcg(osnk + at, out);

@@ -84,6 +84,7 @@ enum { EMU_SHFL_UP = 1, EMU_SHFL_XOR, EMU_ALL, EMU_MAX, EMU_SYNC };
 /* a barrier of the current lane's warp; line: the call site (lanes must meet at the same one) */
 uint64_t emu_barrier_at(int line, int kind, unsigned mask, uint64_t v, int p1, int p2);
 void emu_yield(void);
+extern void (*emu_deadlock_hook)(void);
 
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }

@@ -117,8 +117,10 @@ static void lane_prepare(Lane *L)
 	L->sp = sp;
 }
 
+void (*emu_deadlock_hook)(void) = 0;
 void emu_yield(void)
 {
+	if (spins + 1 > 20000000ll && emu_deadlock_hook) emu_deadlock_hook();
 	if (++spins > 20000000ll) fail("deadlock: lanes spun 20 million times without a release");
 	emu_switch(&cur->sp, sched_sp);
 }
