@@ -95,6 +95,7 @@ typedef struct {
 	int64_t gpu_chunk_sets;   /* tests: at most this many j-sets per GPU j-chunk (0: no cap) */
 	double split_cells;       /* lev/lcs under MPI: a pair of at least this many cells is split across the ranks */
 	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
+	int64_t split_chunk;      /* tests: this rank's preferred columns per transfer of a split pair (0: by backend) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -44,12 +44,24 @@ runmix() {  # label, args...
 	local rc=$?
 	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=2 cpu+gpu" || bad "$lab np=2 cpu+gpu: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
 }
+# ranks that want different chunks of columns per transfer (as a CPU rank next to a GPU rank
+# does): they must agree on one, whatever each prefers
+runchunks() {  # label, args...
+	local lab=$1; shift
+	timeout 300 "$mpiexec" --oversubscribe -x RKTLCS_SPLIT_CELLS -np 1 env RKTLCS_SPLIT_CHUNK=64 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv : \
+		-np 1 env RKTLCS_SPLIT_CHUNK=4096 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv : \
+		-np 1 env RKTLCS_SPLIT_CHUNK=640 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv 2> err
+	local rc=$?
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=3 chunks 64/4096/640" \
+		|| bad "$lab np=3 chunks 64/4096/640: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
+}
 for n in 1000 10000 100000; do
 	gen $n $n
 	for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k $((n / 50))" "lcs a.fa b.fa --seq --path"; do
 		"$cli" $args --backend cpu -q --threads 1 -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
 		[ "$backend" = gpu ] && { run "$n bp: $args" 1 "" $args; runmix "$n bp: $args" $args; }
 		run "$n bp: $args" 2 "" $args
+		[ $n -eq 10000 ] && runchunks "$n bp: $args" $args
 		run "$n bp: $args" 3 "1,0,$((n / 64))" $args
 		run "$n bp: $args" 4 "0,$((n / 200 + 1)),1,2" $args
 	done

@@ -16,6 +16,7 @@
  * text, reversed copies for the reverse pass); the pass contract is split_pass's. */
 typedef struct {
 	int kind, simd, nth, use_gpu;
+	int64_t chunk;           /* columns per transfer: the same on every rank (0: this rank's own) */
 	const rgpu_opt_t *g;
 	rgpu_stats_t *stats;
 	aln_prep_t p;            /* CPU */
@@ -112,6 +113,13 @@ static void edges_free(split_edges_t *e)
 	for (int q = 0; q < 2; q++) { free(e->F[q]); free(e->H[q]); }
 }
 
+/* The columns this rank would pass on at a time: a GPU wants larger launches. */
+static int64_t split_chunk_pref(int gpu)
+{
+	if (rk_tune.split_chunk > 0) return (rk_tune.split_chunk + 63) / 64 * 64;
+	return gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK;
+}
+
 /* One pipeline over my slab: the top edge from prev (or the global one), the bottom edge to
  * next; keep_top: the top edge is kept in e->F. Returns the bottom edge in e->H. */
 static rk_status_t split_pipeline(const rmpi_t *w, split_eng_t *g, int prev, int next, int tag, split_edges_t *e, int keep_top,
@@ -120,7 +128,7 @@ static rk_status_t split_pipeline(const rmpi_t *w, split_eng_t *g, int prev, int
 	const double t0 = rk_realtime();
 	double busy = 0, fill = -1;
 	const int P = split_planes(g->kind);
-	const int64_t ch = g->use_gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK;
+	const int64_t ch = g->chunk > 0 ? g->chunk : split_chunk_pref(g->use_gpu);
 	uint64_t *v[2] = { 0, 0 };
 	rk_status_t st = RK_OK;
 	for (int q = 0; q < P; q++) if (!(v[q] = malloc(sizeof(uint64_t) * (size_t)(g->nw + 1)))) st = RK_ERES;
@@ -191,14 +199,14 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	const int simd = aln_simd_level(-1), P = split_planes(kind), R = w->size;
 	const int64_t nw = (la + 63) / 64;
 	double *speed = malloc(sizeof(double) * (size_t)R), mine = 1;
-	int64_t *words = malloc(sizeof(int64_t) * (size_t)R);
+	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
 	split_eng_t p, pr;
 	split_edges_t e;
 	rk_status_t st = RK_OK;
 	memset(&p, 0, sizeof p); memset(&pr, 0, sizeof pr); memset(&e, 0, sizeof e);
 	*val = -1;
 	if (prof) memset(prof, 0, sizeof *prof);
-	if (!speed || !words) { rk_err("out of memory"); st = RK_ERES; }
+	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 
 	/* this rank's speed on a sample of the pair, for the slab sizes (a GPU wants a larger one) */
@@ -229,6 +237,12 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	}
 	rmpi_allgather(w, &mine, sizeof mine, speed);
 	split_words(w, nw, speed, words);
+	/* the chunk of columns every transfer carries must be the same on both ends: the largest
+	 * any rank wants (a CPU rank next to a GPU rank sent 64k columns where the GPU waited for
+	 * 1M: a job of CPU and GPU ranks hung on a pair wider than 64k) */
+	int64_t chunk = split_chunk_pref(be && be->use_gpu);
+	rmpi_allgather(w, &chunk, sizeof chunk, chunks);
+	for (int r = 0; r < R; r++) if (chunks[r] > chunk) chunk = chunks[r];
 
 	/* my rows, and my neighbours in the chain of ranks that have rows */
 	int64_t s0 = 0;
@@ -246,6 +260,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	if (have) {
 		st = eng_init(&p, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, 0);
 		if (!st && want_path) st = eng_init(&pr, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, 1);
+		p.chunk = pr.chunk = chunk;
 		for (int q = 0; q < P && !st; q++)
 			if (!(e.F[q] = calloc((size_t)e.nwb, 8)) || !(e.H[q] = calloc((size_t)e.nwb, 8))) st = RK_ERES;
 		if (st) rk_err("rank %d: out of memory for a slab of %lld rows x %lld columns", w->rank, (long long)(s1 - s0), (long long)lb);
@@ -312,7 +327,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 done:
 	edges_free(&e);
 	eng_free(&p); eng_free(&pr);
-	free(speed); free(words);
+	free(speed); free(words); free(chunks);
 	return st;
 }
 
