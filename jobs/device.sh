@@ -9,7 +9,7 @@
 #        sanitize (all four compute-sanitizer tools on every kernel; run it after every kernel change),
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
-#        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench),
+#        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
 #        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), readbench
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -92,7 +92,7 @@ for stage in "$@"; do
 		TEST_GPU_DP_SECTIONS=pipeline TEST_GPU_DP_VERBOSE=1 timeout ${DP_TIMEOUT:-300} ./build-gpu/tests/test_gpu_dp ${DP_N:-2000} \
 			> "$OUT/gpu_dp_pipeline.log" 2>&1 &
 		pp=$!
-		TEST_GPU_DP_SECTIONS=random,thresholds,slab,memory,bands,long,timings TEST_GPU_DP_VERBOSE=1 timeout ${DP_TIMEOUT:-300} \
+		TEST_GPU_DP_SECTIONS=random,thresholds,wrap,slab,memory,bands,long,timings TEST_GPU_DP_VERBOSE=1 timeout ${DP_TIMEOUT:-300} \
 			./build-gpu/tests/test_gpu_dp ${DP_N:-2000} > "$OUT/gpu_dp.log" 2>&1; r=$?
 		wait $pp; r2=$?
 		for f in gpu_dp_pipeline gpu_dp; do
@@ -121,6 +121,18 @@ for stage in "$@"; do
 			[ $r -eq 0 ] || { rc=1; cp "$sl" "$sl.out" "$OUT/" 2>/dev/null; }
 		done ;;
 	dpbench) timeout ${DPBENCH_TIMEOUT:-240} ./build-gpu/tests/test_gpu_dp bench 2> "$OUT/dpbench.err" | tee "$OUT/dpbench.log" || rc=1 ;;
+	dpprof) # the long lev/lcs kernel under Nsight Compute (one launch per case) and its SASS;
+		# DPPROF: cases "MODE:LEN:RW" (MODE 0 lev, 1 lcs; RW 0: the driver's choice)
+		command -v cuobjdump > /dev/null && cuobjdump -sass -fun dpg_long_kernel build-gpu/CMakeFiles/rk_gpu.dir/src/gpu/dpg_kernel.cu.o \
+			> "$OUT/dpg_long.sass" 2>&1
+		for c in ${DPPROF:-0:40000:0 0:1000000:0 1:1000000:0 0:10000000:0 1:10000000:0}; do
+			IFS=: read -r m l w <<< "$c"
+			ncu --launch-count 1 --kernel-name regex:dpg_long --section SpeedOfLight --section ComputeWorkloadAnalysis \
+				--section InstructionStats --section WarpStateStats --section Occupancy --section SchedulerStats --section LaunchStats \
+				./build-gpu/tests/test_gpu_dp one $m $l 0 0 $w > "$OUT/ncu-$m-$l-$w.txt" 2>&1
+			echo "--- mode $m len $l rw $w"
+			grep -E 'Duration|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Achieved Active Warps|Registers Per|Block Size|Grid Size|Executed Instructions  |Stall|Theoretical Occ' "$OUT/ncu-$m-$l-$w.txt" | head -20
+		done ;;
 	splitbench) timeout ${SPLITBENCH_TIMEOUT:-400} bash jobs/bench-split.sh build-gpu ${SPLIT_LEN:-10000000} gpu "${SPLIT_NP:-2}" "$OUT/split" \
 			2>&1 | tee "$OUT/splitbench.log" || rc=1
 		rm -f "$OUT"/split/*.fa "$OUT"/split/*.tsv ;;

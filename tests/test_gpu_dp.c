@@ -13,6 +13,7 @@
  *
  * Usage: test_gpu_dp [N_RANDOM [SEED]]   the test (exit 77 without CUDA or without a device)
  *        test_gpu_dp bench               the benchmark table (device kernel times)
+ *        test_gpu_dp one LCS LEN DIV PATH [RW]   one timed pair (for profilers)
  *        test_gpu_dp emu [N_RANDOM]      reduced sizes, for the CPU warp emulator build
  *                                        (test_gpu_dp_emu: the kernels' logic, not their speed) */
 #include "dp_testutil.h"
@@ -695,7 +696,7 @@ int main(int argc, char **argv)
 	emu = argc > 1 && !strcmp(argv[1], "emu");
 	int a0 = is_bench || emu ? 2 : 1;
 	int64_t n = argc > a0 ? atoll(argv[a0]) : emu ? 300 : 2000;
-	if (argc > a0 + 1) tu_state = strtoull(argv[a0 + 1], 0, 10);
+	if (argc > a0 + 1 && strcmp(argv[1], "one")) tu_state = strtoull(argv[a0 + 1], 0, 10);
 	if (rgpu_device_count() == 0) {
 		fprintf(stderr, "test_gpu_dp: SKIPPED: no usable CUDA device\n");
 		return 77;
@@ -704,6 +705,14 @@ int main(int argc, char **argv)
 	tune_reset();
 	char name[256];
 	rgpu_device_name(0, name, sizeof name);
+	if (argc > 4 && !strcmp(argv[1], "one")) {
+		/* one timed pair, for profilers: one MODE(0 lev, 1 lcs) LEN DIV PATH [RW] */
+		if (argc > 6) rgpu_dp_tune.long_rw = atoi(argv[6]);
+		if (getenv("TEST_GPU_DP_CWW")) rgpu_dp_tune.chunk_words = atoi(getenv("TEST_GPU_DP_CWW"));
+		if (getenv("TEST_GPU_DP_RING")) rgpu_dp_tune.ring = atoi(getenv("TEST_GPU_DP_RING"));
+		printf("one: %.4f s\n", time_pair(atoi(argv[2]), atoll(argv[3]), atoi(argv[4]), atoi(argv[5]), 0));
+		return tu_done("test_gpu_dp one");
+	}
 	if (is_bench) {
 		bench();
 		return tu_done("test_gpu_dp bench");

@@ -373,38 +373,65 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		rows += ps[i].la;
 		maxlb = imax(maxlb, ps[i].lb);
 	}
-	int rw = rgpu_dp_tune.long_rw, banded = 1;
-	for (int64_t i = 0; i < np; i++)
-		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
-	if (rw != 1 && rw != 2 && rw != 4) {
-		/* more words per lane: fewer shuffles per cell, but a longer chain per step and fewer
-		 * strips; worth it only when there are strips for every SM many times over, and never
-		 * for narrow bands, where the wavefront's latency is the time */
-		const int64_t per = 16ll * X->nsm;
-		rw = banded ? 1 : rows >= 4096 * per ? 4 : rows >= 2048 * per ? 2 : 1;
-	}
-	const int64_t SR = 1024ll * rw;
-	int64_t ns = 0;
+	int banded = 1;
+	int64_t wmax = 0;   /* the widest strip's columns: what the pipeline's fill is paid against */
 	for (int64_t i = 0; i < np; i++) {
-		ps[i].first = ns;
-		ns += (ps[i].la + SR - 1) / SR;
+		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
+		wmax = imax(wmax, imin(ps[i].lb, ps[i].dhi - ps[i].dlo + 4096));
 	}
-	int coop = 0, bps = 0;
+	int coop = 0;
 	CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, X->rt.device));
 	if (!coop) {
 		rk_set_error("device %d cannot run cooperative kernels (the long-pair kernel needs them); use --backend cpu", X->rt.device);
 		return RK_ERES;
 	}
-	CUDA_CHECK(dpg_long_occupancy(mode, rw, nc, &bps));
-	const int W = dpg_long_warps(nc, rw);
-	int64_t G = (int64_t)bps * X->nsm * W;
+	/* words per lane: strips and resident warps of each choice */
+	int64_t ns_of[5] = { 0 }, G_of[5] = { 0 };
+	for (int c = 1; c <= 4; c *= 2) {
+		int bps = 0;
+		CUDA_CHECK(dpg_long_occupancy(mode, c, nc, &bps));
+		G_of[c] = (int64_t)bps * X->nsm * dpg_long_warps(nc, c);
+		for (int64_t i = 0; i < np; i++) ns_of[c] += (ps[i].la + 1024ll * c - 1) / (1024ll * c);
+	}
+	int rw = rgpu_dp_tune.long_rw;
+	if (rw != 1 && rw != 2 && rw != 4) {
+		/* Fewest rounds of strips over the resident warps first: a second round runs on what is
+		 * left over, for a whole strip's time. Then more words per lane (fewer shuffles per cell,
+		 * a longer chain per step) only when its strips give every SM 12 warps or more, enough to
+		 * be bound by the integer pipes rather than by the step's latency; never for narrow
+		 * bands, where the wavefront's latency is the time. */
+		int64_t best = INT64_MAX;
+		for (int c = 1; c <= 4; c *= 2)
+			if (G_of[c] > 0) best = imin(best, (ns_of[c] + G_of[c] - 1) / G_of[c]);
+		rw = 0;
+		if (!banded)
+			for (int c = 4; c >= 2 && !rw; c /= 2)
+				if (G_of[c] > 0 && (ns_of[c] + G_of[c] - 1) / G_of[c] == best && ns_of[c] >= 12ll * X->nsm * best) rw = c;
+		for (int c = 1; c <= 4 && !rw; c *= 2)
+			if (G_of[c] > 0 && (banded || (ns_of[c] + G_of[c] - 1) / G_of[c] == best)) rw = c;
+		if (!rw) rw = 1;
+	}
+	const int64_t SR = 1024ll * rw;
+	const int64_t ns = ns_of[rw];
+	for (int64_t i = 0, f = 0; i < np; i++) {
+		ps[i].first = f;
+		f += (ps[i].la + SR - 1) / SR;
+	}
+	int64_t G = G_of[rw];
 	if (G < 1) {
 		rk_set_error("the long-pair kernel does not fit on device %d (%d symbols)", X->rt.device, nc);
 		return RK_ERES;
 	}
 	G = imin(G, ns);
 	if (rgpu_dp_tune.max_warps > 0) G = imin(G, rgpu_dp_tune.max_warps);
-	const int ring = (int)imax(2, tune_or(rgpu_dp_tune.ring, D_RING)), cww = (int)tune_or(rgpu_dp_tune.chunk_words, D_CWW);
+	/* chunk of the rings: a strip starts about (cww + 1) x 32 steps after the one above, so the
+	 * fill costs ns (cww + 1) 32 steps against a strip's wmax: the largest chunk that keeps it
+	 * under 10%, down to two words (each chunk costs an acquire and a release: one-word chunks
+	 * were slower on an H100 whatever the fill); rings of at least 128 words */
+	int cww = (int)rgpu_dp_tune.chunk_words;
+	if (cww <= 0)
+		for (cww = D_CWW; cww > 2 && (double)ns * (cww + 1) * 32 > 0.1 * (double)wmax; cww /= 2) {}
+	const int ring = (int)imax(2, tune_or(rgpu_dp_tune.ring, imax(D_RING, 128 / cww)));
 	int32_t *hsp = (int32_t *)malloc(sizeof(int32_t) * (size_t)ns);
 	long long *hpart = (long long *)malloc(sizeof(long long) * (size_t)ns);
 	if (!hsp || !hpart) {

@@ -84,39 +84,67 @@ __device__ __forceinline__ typename dpg_ew<MODE>::T ew_virtual()
 	else return 0u;
 }
 
-/* lev, one column over a lane's RW words (lev_word of lev_slab.c on 32-bit words): hin bit 0
- * is +1, bit 1 is -1 entering the first word; returns the same for the last word's bit 31.
- * rp / rm: each word's raw horizontal deltas (bit b: row 32 w + b + 1). */
-template <int RW>
-__device__ __forceinline__ uint32_t lev_col(uint32_t (&pv)[RW], uint32_t (&mv)[RW], const uint32_t (&eq)[RW], uint32_t hin,
-                                            uint32_t (&rp)[RW], uint32_t (&rm)[RW])
+/* What a lane hands to the lane below after a column. lev: the raw Ph and Mh words of its last
+ * word, bit 31 being the +1 / -1 horizontal delta that leaves its bottom row; lcs: the carry out
+ * of its bottom row in bit 0. Raw words spare the sender the packing and the receiver the
+ * unpacking, both on the step's chain from lane to lane (11 dependent integer ops a step for
+ * lev with packets, 7 now); the receiver shifts them in with one funnel shift each. */
+struct hand_t {
+	uint32_t p, m;
+};
+template <int MODE>
+__device__ __forceinline__ hand_t hand_up(hand_t h, int width)
 {
-	uint32_t hp = hin & 1u, hm = (hin >> 1) & 1u;
+	hand_t x;
+	x.p = __shfl_up_sync(FULLM, h.p, 1, width);
+	if constexpr (MODE == DPG_LEV) x.m = __shfl_up_sync(FULLM, h.m, 1, width);
+	else x.m = 0;
+	return x;
+}
+/* a packet (dpg_kern.h: lev bit 0 +1, bit 1 -1; lcs bit 0 the increment) as handed words, and back */
+template <int MODE>
+__device__ __forceinline__ hand_t hand_of(uint32_t pk)
+{
+	if constexpr (MODE == DPG_LEV) return hand_t{ pk << 31, (pk >> 1) << 31 };
+	else return hand_t{ pk, 0u };
+}
+template <int MODE>
+__device__ __forceinline__ uint32_t pk_of(hand_t h)
+{
+	if constexpr (MODE == DPG_LEV) return (h.p >> 31) | ((h.m >> 31) << 1);
+	else return h.p;
+}
+
+/* lev, one column over a lane's RW words (lev_word of lev_slab.c on 32-bit words): h in, from
+ * the lane above; h out, for the lane below (hand_t). rp / rm: each word's raw horizontal
+ * deltas (bit b: row 32 w + b + 1). */
+template <int RW>
+__device__ __forceinline__ hand_t lev_col(uint32_t (&pv)[RW], uint32_t (&mv)[RW], const uint32_t (&eq)[RW], hand_t h,
+                                          uint32_t (&rp)[RW], uint32_t (&rm)[RW])
+{
 #pragma unroll
 	for (int r = 0; r < RW; r++) {
 		const uint32_t Pv = pv[r], Mv = mv[r];
-		const uint32_t Xv = eq[r] | Mv, e = eq[r] | hm;
+		const uint32_t Xv = eq[r] | Mv, e = eq[r] | (h.m >> 31);
 		const uint32_t Xh = (((e & Pv) + Pv) ^ Pv) | e;
-		uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
+		const uint32_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
 		rp[r] = Ph;
 		rm[r] = Mh;
-		const uint32_t op = Ph >> 31, om = Mh >> 31;
-		Ph = (Ph << 1) | hp;
-		Mh = (Mh << 1) | hm;
-		pv[r] = Mh | ~(Xv | Ph);
-		mv[r] = Ph & Xv;
-		hp = op;
-		hm = om;
+		const uint32_t Phs = __funnelshift_l(h.p, Ph, 1), Mhs = __funnelshift_l(h.m, Mh, 1);   /* << 1, the delta in */
+		pv[r] = Mhs | ~(Xv | Phs);
+		mv[r] = Phs & Xv;
+		h.p = Ph;
+		h.m = Mh;
 	}
-	return hp | (hm << 1);
+	return h;
 }
 
 /* lcs, one column over a lane's RW words: V' = (V + (V & M) + c) | (V & ~M), the carry out
  * of every bit (raw, into rc) being the LCS increment at its row. */
 template <int RW>
-__device__ __forceinline__ uint32_t lcs_col(uint32_t (&v)[RW], const uint32_t (&eq)[RW], uint32_t cin, uint32_t (&rc)[RW])
+__device__ __forceinline__ hand_t lcs_col(uint32_t (&v)[RW], const uint32_t (&eq)[RW], hand_t h, uint32_t (&rc)[RW])
 {
-	uint32_t c = cin & 1u;
+	uint32_t c = h.p & 1u;
 #pragma unroll
 	for (int r = 0; r < RW; r++) {
 		const uint32_t V = v[r], M = eq[r], U = V & M, S = V + U + c;
@@ -125,13 +153,13 @@ __device__ __forceinline__ uint32_t lcs_col(uint32_t (&v)[RW], const uint32_t (&
 		v[r] = S | (V & ~M);
 		c = cr >> 31;
 	}
-	return c;
+	return hand_t{ c, 0u };
 }
 
 /* One column: the match words of `code` from the lane's private table column, then the step. */
 template <int MODE, int RW>
-__device__ __forceinline__ uint32_t dp_step(uint32_t (&s0)[RW], uint32_t (&s1)[RW], const uint32_t *tbl, int lane,
-                                            uint32_t code, uint32_t hin, uint32_t (&r0)[RW], uint32_t (&r1)[RW])
+__device__ __forceinline__ hand_t dp_step(uint32_t (&s0)[RW], uint32_t (&s1)[RW], const uint32_t *tbl, int lane,
+                                          uint32_t code, hand_t hin, uint32_t (&r0)[RW], uint32_t (&r1)[RW])
 {
 	uint32_t eq[RW];
 #pragma unroll
@@ -204,19 +232,19 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_batch_kernel(const dpg_bat
 	const bool outlane = bot && li == ol;
 	constexpr int PL = MODE == DPG_LEV ? 4 : 1;
 	ew_t acc_cur = 0, acc_nxt = 0;   /* bottom edge: word b - 1 and word b of block b */
-	uint32_t pkt = 0;
+	hand_t hd = { 0u, 0u };
 	for (int b = 0; b < nblk; b++) {
 #pragma unroll 4
 		for (int u = 0; u < 32; u++) {
-			uint32_t x = __shfl_up_sync(FULLM, pkt, 1, G);
-			if (li == 0) x = top_boundary<MODE>();
+			hand_t x = hand_up<MODE>(hd, G);
+			if (li == 0) x = hand_of<MODE>(top_boundary<MODE>());
 			const int c = 32 * b + u - li;
 			const bool act = rowlane && c >= 0 && c < lb;
 			const uint32_t code = act ? bc[c] : 0u;
 			uint32_t k0[RW], k1[RW], r0[RW], r1[RW];
 #pragma unroll
 			for (int r = 0; r < RW; r++) { k0[r] = s0[r]; k1[r] = s1[r]; r0[r] = r1[r] = 0; }
-			pkt = dp_step<MODE, RW>(s0, s1, tbl, lane, code, x, r0, r1);
+			hd = dp_step<MODE, RW>(s0, s1, tbl, lane, code, x, r0, r1);
 			if (!act) {
 #pragma unroll
 				for (int r = 0; r < RW; r++) { s0[r] = k0[r]; s1[r] = k1[r]; }
@@ -352,14 +380,14 @@ __device__ __forceinline__ void wait_ge(const unsigned long long *p, unsigned lo
 template <int MODE, int RW, bool MASK, bool FULL>
 __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, const uint8_t *__restrict__ bc, const uint32_t *tbl,
                                             typename dpg_ew<MODE>::T tw, bool btop, uint32_t (&s0)[RW], uint32_t (&s1)[RW],
-                                            uint32_t &pkt, typename dpg_ew<MODE>::T &acc_cur, typename dpg_ew<MODE>::T &acc_nxt,
+                                            hand_t &hd, typename dpg_ew<MODE>::T &acc_cur, typename dpg_ew<MODE>::T &acc_nxt,
                                             int wo, int ob)
 {
 #pragma unroll
 	for (int u = 0; u < 32; u++) {
-		uint32_t x = __shfl_up_sync(FULLM, pkt, 1);
-		const uint32_t tpk = btop ? top_boundary<MODE>() : ew_get<MODE>(tw, u);
-		if (lane == 0) x = tpk;
+		hand_t x = hand_up<MODE>(hd, 32);
+		const hand_t tx = hand_of<MODE>(btop ? top_boundary<MODE>() : ew_get<MODE>(tw, u));
+		if (lane == 0) x = tx;
 		const int c = 32 * b + u - lane;
 		const bool act = !MASK || (c >= clo && c < chi);
 		const uint32_t code = act ? (uint32_t)bc[c] : 0u;
@@ -368,7 +396,7 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
 #pragma unroll
 			for (int r = 0; r < RW; r++) { k0[r] = s0[r]; k1[r] = s1[r]; }
 		}
-		pkt = dp_step<MODE, RW>(s0, s1, tbl, lane, code, x, r0, r1);
+		hd = dp_step<MODE, RW>(s0, s1, tbl, lane, code, x, r0, r1);
 		if (MASK && !act) {
 #pragma unroll
 			for (int r = 0; r < RW; r++) { s0[r] = k0[r]; s1[r] = k1[r]; }
@@ -376,8 +404,9 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
 		if (FULL) {
 			/* lane 31: column 32 b + u - 31, slot u + 1 of word b - 1, or slot 0 of word b */
 			if (act) {
-				if (u < 31) acc_cur |= ew_put<MODE>(pkt, u + 1);
-				else acc_nxt |= ew_put<MODE>(pkt, 0);
+				const uint32_t pk = pk_of<MODE>(hd);
+				if (u < 31) acc_cur |= ew_put<MODE>(pk, u + 1);
+				else acc_nxt |= ew_put<MODE>(pk, 0);
 			}
 		} else if (act) {
 			const typename dpg_ew<MODE>::T v = ew_put<MODE>(out_packet<MODE, RW>(r0, r1, wo, ob), (u - lane) & 31);
@@ -393,12 +422,12 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  * indices b, which are column words and the same for every strip of a pass; a transfer from
  * strip s to s + 1 is the words [nk0, kb1) of s, which start where s + 1 starts. Strip s
  * "completes block b" after, in order: at a chunk start, publishing that the chunks before are
- * read, then waiting for the chunk of its top word b; the 32 steps; at the end of the block,
+ * read, then waiting for the chunk of its top word b + 1 (fetched a block ahead); the 32 steps; at the end of the block,
  * flushing word b - 1, waiting before the first word of a chunk for its slot and publishing the
  * chunk after its last word. So completing block b needs:
- *  (a) the strip above completed block <= b + cww (the chunk with word b is whole by then);
- *  (b) ring slots: the strip below completed block b - 2 - (r - 1) cww (the chunk r - 1 chunks
- *      back was read; its publication is at the start of block b - 1 - (r - 1) cww), or, for a
+ *  (a) the strip above completed block <= b + 1 + cww (the chunk with word b + 1 is whole by then);
+ *  (b) ring slots: the strip below completed block b - 3 - (r - 1) cww (the chunk r - 1 chunks
+ *      back was read; its publication is at the start of block b - 2 - (r - 1) cww), or, for a
  *      slot last used by this warp's previous strip, a strip of the previous round;
  *  (c) the wrap (warp G - 1 to warp 0 of the next round, as long as a whole B, indexed by the
  *      word's place t in its transfer): the strip that read the slot's previous contents did so
@@ -406,14 +435,14 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  *      the first block past the transfer (pk1); were it only at the strip's end, a banded
  *      strip reaching right of pk1 would make this need its whole strip, ring waits included
  *      (with G = 2 those are waits for the wrap's writer itself: a cycle);
- *      for G = 1 that is this strip, which read slot t at block kb0 + t and overwrites it at the
- *      end of block nk0 + t + 1 > kb0 + t (program order, no wait);
+ *      for G = 1 that is this strip, which read slot t at block kb0 + t - 1 and overwrites it at the
+ *      end of block nk0 + t + 1 > kb0 + t - 1 (program order, no wait);
  *  (d) its own block b - 1, and all of its warp's strip of the previous round.
  * Within a round (strips rG .. rG + G - 1) cut the strips into segments, maximal runs of one
  * pass: strips depend on each other only inside a segment, except (c) from a wrap writer in a
  * later segment to warp 0's strip, which heads the first one (when the whole round is one
  * segment, (c) is implied by (a) along the chain and never blocks). Inside a segment put
- * phi(s, b) = b + (cww + 1) s: (a) lowers phi by at least 1 and (b) by 1 + (r - 2) cww >= 1
+ * phi(s, b) = b + (cww + 2) s: (a) lowers phi by at least 1 and (b) by 1 + (r - 2) cww >= 1
  * (this is where r >= 2 is needed), (d) by 1. Every need thus points to an earlier round, an
  * earlier segment of the round, or a smaller phi in the segment: a well-founded order, so the
  * waits form no cycle and every wait ends. With a short ring at the wrap instead, warp G - 1
@@ -432,8 +461,11 @@ static int dbg_reg = (emu_deadlock_hook = dbg_dump, 0);
 #else
 #define DBGW(K, P, N) do { } while (0)
 #endif
+/* RW >= 2 (the largest pairs, many strips): at most 96 registers, so that 5 blocks fit an SM
+ * (20 warps; 128 registers gave 16: a 10 Mb pair's 2,442 strips then took two rounds, the
+ * second one on an eighth of the warps) */
 template <int MODE, int RW>
-__global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long_t p)
+__global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kernel(const dpg_long_t p)
 {
 	typedef typename dpg_ew<MODE>::T ew_t;
 	DPG_DSM(dsm);
@@ -495,54 +527,66 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 		const bool btop = !from_prev && !P.top;
 		ew_t *const osnk = to_next ? outb : (ew_t *)P.bot;
 		ew_t acc_cur = 0, acc_nxt = 0, tw = 0;
-		uint32_t pkt = 0;
+		hand_t hd = { 0u, 0u };
 		long long part = 0;
 		const int fend = chi >> 5;   /* blocks kb0 + 1 .. fend - 1 have every column inside [clo, chi) */
-		for (int b = kb0; b <= kb1; b++) {
-			if (b < kb1) {
-				if (from_prev) {
-					if (b < pk1) {
-						const int t = b - kb0;   /* word t of the transfer */
-						if (t % cww == 0) {
-							const int x = t / cww;
-							/* chunks < x are in lane 0's registers: their slots may be reused */
-							if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
-							DBGW(0, in_prod, in_done + x + 1);
-							wait_ge(in_prod, in_done + x + 1, seen_prod);
-						}
-						const int64_t at = in_wrap ? t : (int64_t)((in_done + t / cww) % ring) * cww + t % cww;
-						tw = lane == 0 ? __ldcg(inb + at) : (ew_t)0;
-					} else {
-						/* right of what the strip above computed. The whole transfer is read (its
-						 * last word is in lane 0's registers since the block before): say so now,
-						 * not at the strip's end. A banded strip goes on past pk1, and the wrap's
-						 * writer, which the strip may be waiting for through its own ring, waits
-						 * for exactly these slots (G = 2 deadlocked here, test_gpu_dp "wrap"). */
-						if (b == pk1 && lane == 0) st_release(in_cons, in_done + pnch);
-						tw = ew_virtual<MODE>();
+		/* the top edge word of block b (lane 0's; kb0 <= b < kb1), fetched one block ahead so
+		 * that its load from L2 is not waited for at the block's first step */
+		/* word t of a transfer is word r of chunk x in ring slot (done + x) mod ring: kept as
+		 * running counts (blocks come in order), no division in the loop */
+		int in_t = 0, in_r = 0, in_x = 0, in_slot = (int)(in_done % (unsigned long long)ring);
+		int out_r = 0, out_q = 0, out_slot = (int)(out_done % (unsigned long long)ring);
+		auto top_word = [&](int b) -> ew_t {
+			if (from_prev) {
+				if (b < pk1) {
+					const int t = in_t, x = in_x;   /* word t of the transfer */
+					if (in_r == 0) {
+						/* chunks < x are in lane 0's registers: their slots may be reused */
+						if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
+						DBGW(0, in_prod, in_done + x + 1);
+						wait_ge(in_prod, in_done + x + 1, seen_prod);
 					}
-				} else if (tsrc) {
-					tw = lane == 0 ? tsrc[b] : (ew_t)0;
+					const int64_t at = in_wrap ? t : (int64_t)in_slot * cww + in_r;
+					in_t++;
+					if (++in_r == cww) {
+						in_r = 0;
+						in_x++;
+						if (++in_slot == ring) in_slot = 0;
+					}
+					return lane == 0 ? __ldcg(inb + at) : (ew_t)0;
 				}
+				/* right of what the strip above computed. The whole transfer is read (its last
+				 * word is in lane 0's registers): say so now, not at the strip's end. A banded
+				 * strip goes on past pk1, and the wrap's writer, which the strip may be waiting
+				 * for through its own ring, waits for exactly these slots (G = 2 deadlocked
+				 * here, test_gpu_dp "wrap"). */
+				if (b == pk1 && lane == 0) st_release(in_cons, in_done + pnch);
+				return ew_virtual<MODE>();
 			}
+			return tsrc && lane == 0 ? tsrc[b] : (ew_t)0;
+		};
+		ew_t tw_next = kb0 < kb1 ? top_word(kb0) : (ew_t)0;
+		for (int b = kb0; b <= kb1; b++) {
+			tw = tw_next;
+			if (b + 1 < kb1) tw_next = top_word(b + 1);
 			if (b > kb0 && b < fend) {
-				if (full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
-				else strip_block<MODE, RW, false, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				if (full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
+				else strip_block<MODE, RW, false, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 			} else {
-				if (full) strip_block<MODE, RW, true, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
-				else strip_block<MODE, RW, true, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, pkt, acc_cur, acc_nxt, wo, ob);
+				if (full) strip_block<MODE, RW, true, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
+				else strip_block<MODE, RW, true, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 			}
 			if (b > kb0) {
 				/* word k = b - 1 of the bottom edge is complete (the out lane reached column
 				 * 32 b + 31 - ol >= 32 b - 1); kb0 <= k < kb1 */
-				const int k = b - 1, t = k - nk0, q = t / cww;
+				const int k = b - 1, t = k - nk0, q = out_q;
 				__syncwarp();   /* orders lane 0's reads of this block before the out lane's writes (G = 1) */
 				if (k < nk0) part += ew_sum<MODE>(acc_cur);   /* left of the strip below: its corner */
 				if (to_next && k >= nk0) {
 					ew_t out = acc_cur;
 					if (k == kb1 - 1 && (chi & 31))   /* the strip below reads columns >= chi as virtual */
 						out |= ew_virtual<MODE>() & ~(ew_t)0 << (MODE == DPG_LEV ? 2 * (chi & 31) : (chi & 31));
-					if (t % cww == 0) {   /* first word of chunk q: its slot must have been read */
+					if (out_r == 0) {   /* first word of chunk q: its slot must have been read */
 						unsigned long long need = 0;
 						if (out_wrap) {
 							/* slot q was last written by the previous transfer when it had a chunk q,
@@ -553,11 +597,16 @@ __global__ void __launch_bounds__(32 * DPG_WARPS) dpg_long_kernel(const dpg_long
 						}
 						if (need) { DBGW(1, out_cons, need); wait_ge(out_cons, need, seen_cons); }
 					}
-					const int64_t at = out_wrap ? t : (int64_t)((out_done + q) % ring) * cww + t % cww;
+					const int64_t at = out_wrap ? t : (int64_t)out_slot * cww + out_r;
 					if (lane == ol) __stcg(osnk + at, out);
-					if ((t % cww == cww - 1 || k == kb1 - 1) && lane == ol) {
-						__threadfence();
+					if ((out_r == cww - 1 || k == kb1 - 1) && lane == ol) {
+						/* the release orders this lane's own __stcg of the chunk before it */
 						st_release(out_prod, out_done + q + 1);
+					}
+					if (++out_r == cww) {
+						out_r = 0;
+						out_q++;
+						if (++out_slot == ring) out_slot = 0;
 					}
 				} else if (!to_next && osnk && lane == ol) {
 					osnk[k] = acc_cur;

@@ -90,6 +90,11 @@ static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static inline void __nanosleep(unsigned) { emu_yield(); }
 static inline void __threadfence(void) {}
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
+{
+	s &= 31;
+	return s ? (hi << s) | (lo >> (32 - s)) : hi;
+}
 static inline void emu_syncw(int line, unsigned mask = 0xffffffffu) { emu_barrier_at(line, EMU_SYNC, mask, 0, 0, 0); }
 static inline int emu_all(int line, unsigned mask, int pred) { return (int)emu_barrier_at(line, EMU_ALL, mask, pred != 0, 0, 0); }
 static inline unsigned emu_rmax(int line, unsigned mask, unsigned v) { return (unsigned)emu_barrier_at(line, EMU_MAX, mask, v, 0, 0); }
