@@ -10,7 +10,8 @@
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
 #        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
-#        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), readbench
+#        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), gscale (jobs/scale.sh
+#        on 1-2 GPUs), readbench
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -133,6 +134,21 @@ for stage in "$@"; do
 			echo "--- mode $m len $l rw $w"
 			grep -E 'Duration|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Achieved Active Warps|Registers Per|Block Size|Grid Size|Executed Instructions  |Stall|Theoretical Occ' "$OUT/ncu-$m-$l-$w.txt" | head -20
 		done ;;
+	gscale) # jobs/scale.sh over 1 and 2 GPUs (one rank each, GSCALE_THREADS host threads per rank):
+		# Rkt-LCS on GSCALE_RKT synthetic reads (rkt_genreads N 51 3, k 3 t 1000 tau 15), hamming on
+		# GSCALE_HAM x 30 kb (rkt_genaln, --max-dist 50); CSV in $OUT/scale (plots drawn at home)
+		d=$OUT/scale; mkdir -p "$d"
+		for n in ${GSCALE_RKT-200000}; do
+			[ -s /tmp/r$n.fa ] || ./build-gpu/tests/rkt_genreads $n 51 3 > /tmp/r$n.fa
+			RKTLCS=$PWD/build-gpu/rktlcs MODE=rkt INPUT=/tmp/r$n.fa LABEL=rkt-$n ARGS="-k 3 -t 1000 -tau 15" RANKS="${GSCALE_RANKS:-1 2}" \
+				GPUS=1 THREADS=${GSCALE_THREADS:-16} OUTDIR=$d bash jobs/scale.sh || rc=1
+		done
+		for n in ${GSCALE_HAM-100000}; do
+			[ -s /tmp/h$n.fa ] || ./build-gpu/tests/rkt_genaln $n 30000 1 1 > /tmp/h$n.fa
+			RKTLCS=$PWD/build-gpu/rktlcs MODE=hamming INPUT=/tmp/h$n.fa LABEL=hamming-${n}x30k ARGS="--max-dist 50" RANKS="${GSCALE_RANKS:-1 2}" \
+				GPUS=1 THREADS=${GSCALE_THREADS:-16} OUTDIR=$d bash jobs/scale.sh || rc=1
+		done
+		rm -f "$d"/out_*.tsv ;;
 	splitbench) timeout ${SPLITBENCH_TIMEOUT:-400} bash jobs/bench-split.sh build-gpu ${SPLIT_LEN:-10000000} gpu "${SPLIT_NP:-2}" "$OUT/split" \
 			2>&1 | tee "$OUT/splitbench.log" || rc=1
 		rm -f "$OUT"/split/*.fa "$OUT"/split/*.tsv ;;

@@ -15,7 +15,7 @@
 #   MPIRUN   [mpirun --oversubscribe --bind-to none]
 set -uo pipefail
 RKTLCS=${RKTLCS:-$(command -v rktlcs || true)}
-[ -x "$RKTLCS" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
+[ -x "$RKTLCS" ] || [ -n "${PLOT_ONLY:-}" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
 MODE=${MODE:-rkt} RANKS=${RANKS:-1 2} GPUS=${GPUS:-0} THREADS=${THREADS:-1} KIND=${KIND:-strong}
 OUTDIR=${OUTDIR:-scale-out} MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
 mkdir -p "$OUTDIR"
@@ -24,6 +24,9 @@ csv=$OUTDIR/scale.csv
 backend=cpu; [ "$GPUS" = 1 ] && backend=gpu
 t1=""
 ref=""
+# PLOT_ONLY=1: only draw OUTDIR/scale.png / .svg from OUTDIR/scale.csv (e.g. one copied back from
+# a GPU host without gnuplot)
+[ -n "${PLOT_ONLY:-}" ] && RANKS=""
 for p in $RANKS; do
 	in=${INPUT:-}
 	if [ "$KIND" = weak ]; then
