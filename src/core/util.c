@@ -65,7 +65,7 @@ void rk_common_init(rk_common_t *c)
 	c->backend = RK_BACKEND_AUTO;
 }
 
-rk_tune_t rk_tune = { -1, 0, -1, 0, 0, 0, 0, 4294967296.0, 0, 0 };
+rk_tune_t rk_tune = { -1, 0, -1, 0, 0, 0, 0, 4294967296.0, 0, 0, 0 };
 
 void rk_tune_init(void)
 {
@@ -77,4 +77,5 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_SPLIT_CELLS")) && *v) rk_tune.split_cells = atof(v);
 	if ((v = getenv("RKTLCS_SPLIT_WORDS")) && *v) rk_tune.split_words = v;
 	if ((v = getenv("RKTLCS_SPLIT_CHUNK")) && *v) rk_tune.split_chunk = atoll(v);
+	if ((v = getenv("RKTLCS_BCAST_READS")) && *v) rk_tune.bcast_reads = atoi(v);
 }

@@ -397,7 +397,7 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 	if (rw != 1 && rw != 2 && rw != 4) {
 		/* Fewest rounds of strips over the resident warps first: a second round runs on what is
 		 * left over, for a whole strip's time. Then more words per lane (fewer shuffles per cell,
-		 * a longer chain per step) only when its strips give every SM 12 warps or more, enough to
+		 * a longer chain per step) only when its strips give every SM 8 warps or more, enough to
 		 * be bound by the integer pipes rather than by the step's latency; never for narrow
 		 * bands, where the wavefront's latency is the time. */
 		int64_t best = INT64_MAX;
@@ -406,7 +406,7 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		rw = 0;
 		if (!banded)
 			for (int c = 4; c >= 2 && !rw; c /= 2)
-				if (G_of[c] > 0 && (ns_of[c] + G_of[c] - 1) / G_of[c] == best && ns_of[c] >= 12ll * X->nsm * best) rw = c;
+				if (G_of[c] > 0 && (ns_of[c] + G_of[c] - 1) / G_of[c] == best && ns_of[c] >= 8ll * X->nsm * best) rw = c;
 		for (int c = 1; c <= 4 && !rw; c *= 2)
 			if (G_of[c] > 0 && (banded || (ns_of[c] + G_of[c] - 1) / G_of[c] == best)) rw = c;
 		if (!rw) rw = 1;
