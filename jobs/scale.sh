@@ -12,7 +12,7 @@
 #   WEAK_GEN weak scaling: a command printing the input for N items, with {n} for N
 #            (e.g. "rkt_genreads {n} 51 3"); WEAK_UNIT items per rank [10000]
 #   LABEL    a name for the input in the CSV      OUTDIR  [scale-out]
-#   MPIRUN   [mpirun --oversubscribe --bind-to none]
+#   MPIRUN   [mpirun --oversubscribe --bind-to none]   T1  wall of the first point, from an earlier run
 set -uo pipefail
 RKTLCS=${RKTLCS:-$(command -v rktlcs || true)}
 [ -x "$RKTLCS" ] || [ -n "${PLOT_ONLY:-}" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
@@ -22,7 +22,7 @@ mkdir -p "$OUTDIR"
 csv=$OUTDIR/scale.csv
 [ -s "$csv" ] || echo "mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency" > "$csv"
 backend=cpu; [ "$GPUS" = 1 ] && backend=gpu
-t1=""
+t1=${T1:-}   # T1: the first point's wall from an earlier run, to go on with a study in pieces
 ref=""
 # PLOT_ONLY=1: only draw OUTDIR/scale.png / .svg from OUTDIR/scale.csv (e.g. one copied back from
 # a GPU host without gnuplot)

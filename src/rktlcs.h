@@ -85,8 +85,8 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_FORCE_MPI=1       call MPI_Init even when not started by mpirun/srun
  *   RKTLCS_SPLIT_CELLS=N     lev/lcs: split a pair of >= N cells across the ranks (default 2^32)
  *   RKTLCS_SPLIT_WORDS=a,b,.. lev/lcs split: 64-row words of each rank's slab (tests)
- *   RKTLCS_BCAST_READS=1     under MPI, rank 0 reads the input and broadcasts it even when every
- *                            rank could read the (regular) file itself */
+ *   RKTLCS_READ_EACH=1       under MPI, every rank reads a regular input file itself instead of
+ *                            rank 0 reading and broadcasting it (for parallel file systems) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -98,7 +98,7 @@ typedef struct {
 	double split_cells;       /* lev/lcs under MPI: a pair of at least this many cells is split across the ranks */
 	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
 	int64_t split_chunk;      /* tests: this rank's preferred columns per transfer of a split pair (0: by backend) */
-	int bcast_reads;          /* rank 0 reads, the others receive (default: each rank reads a regular file) */
+	int read_each;            /* every rank reads a regular input file (default: rank 0 reads and broadcasts) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

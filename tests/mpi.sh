@@ -26,19 +26,21 @@ done
 mpi 1 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/j1.json" -q
 mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/j3.json" -q
 cmp -s "$tmp/j1.json" "$tmp/j3.json" && { pass=$((pass + 1)); echo "ok   json np=3"; } || { fail=$((fail + 1)); echo "FAIL json np=3"; }
-# how the ranks get the reads: each reads a regular file (the default), rank 0 reads and
-# broadcasts (RKTLCS_BCAST_READS=1), and stdin (broadcast): the same output; the bad input's
-# message is printed once
-RKTLCS_BCAST_READS=1 mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/jb.json" -q
+# how the ranks get the reads: rank 0 reads and broadcasts (the default), each rank reads the
+# file (RKTLCS_READ_EACH=1), and stdin: the same output; the bad input's message is printed once,
+# also when every rank reads it
+RKTLCS_READ_EACH=1 mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/jb.json" -q
 mpi 3 "$cli" - -k 2 -t 3 -tau 8 --format json -o "$tmp/js.json" -q < "$data/mixed.fa"
 sed -i 's/"input":"-"/"input":"'"${data//\//\\/}"'\/mixed.fa"/' "$tmp/js.json"   # the input's name is all that differs
 if cmp -s "$tmp/j1.json" "$tmp/jb.json" && cmp -s "$tmp/j1.json" "$tmp/js.json"; then pass=$((pass + 1)); echo "ok   reads broadcast / read by each rank / stdin: same output"
 else fail=$((fail + 1)); echo "FAIL broadcast or stdin reads differ from each rank reading"; fi
 # failures end the job
-mpi 3 "$cli" "$data/bad/stray_digit.fa" -k 1 -t 1 -tau 1 -o "$tmp/bad.tsv" -q 2> "$tmp/err"
-rc=$?
-if [ $rc -eq 1 ] && [ "$(grep -c 'stray_digit.fa: record 2' "$tmp/err")" = 1 ] && [ ! -e "$tmp/bad.tsv" ]; then pass=$((pass + 1)); echo "ok   bad input under np=3: exit 1"
-else fail=$((fail + 1)); echo "FAIL bad input under np=3: exit $rc"; cat "$tmp/err"; fi
+for each in 0 1; do
+	RKTLCS_READ_EACH=$each mpi 3 "$cli" "$data/bad/stray_digit.fa" -k 1 -t 1 -tau 1 -o "$tmp/bad.tsv" -q 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(grep -c 'stray_digit.fa: record 2' "$tmp/err")" = 1 ] && [ ! -e "$tmp/bad.tsv" ]; then pass=$((pass + 1)); echo "ok   bad input under np=3 (read each $each): exit 1"
+	else fail=$((fail + 1)); echo "FAIL bad input under np=3 (read each $each): exit $rc"; cat "$tmp/err"; fi
+done
 mpi 2 "$cli" "$data/mixed.fa" -k 1 -t 1 -tau 1 -o /nonexistent/dir/out.tsv -q 2> "$tmp/err"
 rc=$?
 [ $rc -eq 1 ] && { pass=$((pass + 1)); echo "ok   unwritable output under np=2: exit 1"; } || { fail=$((fail + 1)); echo "FAIL unwritable output: exit $rc"; }

@@ -77,5 +77,5 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_SPLIT_CELLS")) && *v) rk_tune.split_cells = atof(v);
 	if ((v = getenv("RKTLCS_SPLIT_WORDS")) && *v) rk_tune.split_words = v;
 	if ((v = getenv("RKTLCS_SPLIT_CHUNK")) && *v) rk_tune.split_chunk = atoll(v);
-	if ((v = getenv("RKTLCS_BCAST_READS")) && *v) rk_tune.bcast_reads = atoi(v);
+	if ((v = getenv("RKTLCS_READ_EACH")) && *v) rk_tune.read_each = atoi(v);
 }
