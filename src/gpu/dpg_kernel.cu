@@ -6,25 +6,27 @@
  *
  * Skewed lanes. Lane l of a group holds RW consecutive words of rows and works on column
  * t - l at step t; the horizontal delta leaving its bottom word at step t is what lane l + 1
- * needs at step t + 1 (the same column one word lower), handed over by one __shfl_up_sync
- * per step. Lane 0 takes the top edge instead (the boundary, or the strip above's bottom).
+ * needs at step t + 1 (the same column one word lower), handed over by __shfl_up_sync each
+ * step (lev: the raw Ph and Mh words, two shuffles; lcs: the carry, one; see hand_t). Lane 0 takes the top edge instead (the boundary, or the strip above's bottom).
  * Lanes whose column is outside [0, lb) keep their state (masked steps: the first block of
  * 32 steps and the last ones of a strip); the long kernel runs the blocks in between without
  * any mask.
  *
  * Integer-op roofline (H100: 132 SMs x 64 INT32 lanes x 1.98 GHz = 1.67e13 ops/s). One step
  * of one word is 32 cells.
- *  - lev, per word: Xv, eq|hm, and, add, xor|or (LOP3), Ph (LOP3), Mh, two >> 31, two
- *    <<1|in, pv (LOP3), mv = 13 INT ops; per lane and step on top: the shuffle, lane 0's top
- *    select (3), the packet (2), the output slot (1), the code load and the table address
- *    (LDG + IMAD + LDS per word, on the load/FMA pipes) ~ 6 INT. RW = 1: ~19 ops / 32 cells,
- *    RW = 4: ~14.5. 10 Mb x 10 Mb = 1e14 cells: 3.1e12 word steps x 14.5 = 4.5e13 ops ->
- *    2.7 s at the INT peak (RW = 4); 1 Mb (RW = 1): 5.9e11 ops -> 36 ms; a 40 kb pair is
- *    latency bound, not op bound: ~(40k columns + 40 strips x ~290 steps of lag) steps of a
- *    ~60-cycle dependent chain (shuffle + 8 dependent ops) ~ 1.5 ms.
+ *  - lev, per word: Xv, the carry-in bit (>> 31) and eq | it, and, add, xor|or (LOP3), Ph
+ *    (LOP3), Mh, two funnel shifts (<< 1 with the bit in), pv (LOP3), mv = 12 INT ops; per lane
+ *    and step on top: two shuffles, lane 0's two selects, the bottom-edge packet (3) and slot
+ *    (1), the code load and the table address (LDG + IMAD + LDS per word, on the load/FMA pipes)
+ *    ~ 12. RW = 4: ~15 ops / 32 cells. 10 Mb x 10 Mb = 1e14 cells: 3.1e12 word steps x 15 =
+ *    4.7e13 ops -> 2.8 s at the INT peak (measured 4.25 s: 66%, docs/BENCHMARKS.md); 1 Mb
+ *    (RW = 1, 24 ops a word step): 7.5e11 ops -> 45 ms, but a 1 Mb or 40 kb pair is latency
+ *    bound, not op bound: (columns + strips x the pipeline lag) steps of one step's dependent
+ *    chain, 7 integer ops and a shuffle from lane to lane (Nsight, 40 kb: ~170 cycles a step
+ *    with the chain of 11 before 3cfda28; 42% of the stalls on fixed-latency dependencies).
  *  - lcs, per word: U = V & M, S = V + U + c (IADD3), the carry (LOP3), V' (LOP3), c >> 31
- *    = 5 INT ops, + ~5 per lane and step: RW = 4 ~6.3 ops / 32 cells -> 10 Mb: 2e13 ops ->
- *    1.2 s; 1 Mb (RW = 1): 3.1e11 -> 19 ms.
+ *    = 5 INT ops, + ~8 per lane and step: RW = 4 ~7 ops / 32 cells -> 10 Mb: 2.2e13 ops ->
+ *    1.3 s (measured 2.13 s: 61%); 1 Mb (RW = 1): 4e11 -> 24 ms (latency bound as lev).
  *  - batch, 1e6 pairs of 150 x 150: 5 words in an 8-lane group (3 lanes idle), 157 masked
  *    steps of ~26 ops x 8 lanes: 3.3e10 ops -> 2 ms; global traffic ~0.3 GB of codes.
  *  - traceback: one thread per pair, la + lb dependent loads each: memory latency bound.
