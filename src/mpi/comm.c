@@ -194,55 +194,9 @@ static uint64_t reads_sample(const rio_reads_t *r)
 	return h;
 }
 
-/* RKTLCS_READ_EACH: every rank reads a regular file itself, in parallel, instead of rank 0
- * reading and broadcasting it. On one node it is slower (hamming 100k x 30 kb, 2 ranks of 16
- * threads on 2 H200: 3.0 s reading against 0.8 s + 1.6 s broadcast), so it is not the default;
- * parallel file systems on many nodes are what it is for. Rank 0 reports input errors (the others
- * read the same bytes). Returns 1 when the ranks read different records (node-local files of one
- * name, or a file that changed): the caller then broadcasts rank 0's. */
-static int read_each(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, rmpi_clock_t *k, rk_status_t *stp)
+/* Rank 0's reads (already read, st its status) to every rank. */
+static rk_status_t bcast_reads(const rmpi_t *w, rio_reads_t *r, rk_status_t st, rmpi_clock_t *k)
 {
-	rk_status_t st = rio_read_all_case(path, r, keep_case);
-	if (st != RK_OK && (w->rank == 0 || st != RK_EINPUT)) rk_err("%s", rk_error());
-	if (k) rmpi_clock_lap(k, RMPI_READ);
-	const rk_status_t all = rmpi_agree(w, st);
-	if (all != RK_OK) {
-		if (w->rank == 0 && st == RK_OK) rk_err("%s: another rank could not read it", path);
-		*stp = all;
-		return 0;
-	}
-	uint64_t hdr[5] = { (uint64_t)r->n, (uint64_t)r->n_bases, r->off[r->n], r->name_off[r->n], reads_sample(r) };
-	uint64_t *hs = malloc(sizeof hdr * (size_t)w->size);
-	if (!hs) {
-		rk_err("rank %d: out of memory", w->rank);
-		MPI_Abort(w->comm, 2);
-	}
-	rmpi_allgather(w, hdr, sizeof hdr, hs);
-	int differ = 0;
-	for (int p = 1; p < w->size; p++) differ |= memcmp(hs, hs + 5 * p, sizeof hdr) != 0;
-	free(hs);
-	if (k) rmpi_clock_lap(k, RMPI_DIST);
-	*stp = RK_OK;
-	if (differ) {
-		if (w->rank == 0) rk_info("%s: the ranks' copies differ; using rank 0's", path);
-		rio_reads_free(r);
-	}
-	return differ;
-}
-
-rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, rmpi_clock_t *k)
-{
-	rk_status_t st = RK_OK;
-	memset(r, 0, sizeof *r);
-	if (w->mpi && w->size > 1 && rk_tune.read_each) {
-		/* a regular file every rank sees (not stdin, a pipe or a node-local path) */
-		struct stat sb;
-		const int each = strcmp(path, "-") && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-		if (!rmpi_any(w, !each) && !read_each(w, path, keep_case, r, k, &st)) return st;
-		memset(r, 0, sizeof *r);
-	}
-	if (w->rank == 0 && (st = rio_read_all_case(path, r, keep_case)) != RK_OK) rk_err("%s", rk_error());
-	if (k) rmpi_clock_lap(k, RMPI_READ);
 	if ((st = rmpi_agree(w, st)) != RK_OK || !w->mpi) return st;
 	uint64_t hdr[4] = { (uint64_t)r->n, (uint64_t)r->n_bases, 0, 0 };
 	if (w->rank == 0) { hdr[2] = r->off[r->n]; hdr[3] = r->name_off[r->n]; }
@@ -264,6 +218,59 @@ rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, ri
 		rmpi_die(w, "broadcast of the reads");
 	if (k) rmpi_clock_lap(k, RMPI_DIST);
 	return RK_OK;
+}
+
+/* RKTLCS_READ_EACH: every rank reads a regular file itself, in parallel, instead of rank 0
+ * reading and broadcasting it. On one node it is slower (hamming 100k x 30 kb, 2 ranks of 16
+ * threads on 2 H200: 3.0 s reading against 0.8 s + 1.6 s broadcast), so it is not the default;
+ * parallel file systems on many nodes are what it is for. Rank 0 reports input errors (the others
+ * read the same bytes). When the ranks read different records (node-local files of one name, or
+ * a file that changed), rank 0's are broadcast. */
+static rk_status_t read_each(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, rmpi_clock_t *k)
+{
+	rk_status_t st = rio_read_all_case(path, r, keep_case);
+	if (st != RK_OK && (w->rank == 0 || st != RK_EINPUT)) rk_err("%s", rk_error());
+	if (k) rmpi_clock_lap(k, RMPI_READ);
+	const rk_status_t all = rmpi_agree(w, st);
+	if (all != RK_OK) {
+		if (w->rank == 0 && st == RK_OK) rk_err("%s: another rank could not read it", path);
+		return all;
+	}
+	uint64_t hdr[5] = { (uint64_t)r->n, (uint64_t)r->n_bases, r->off[r->n], r->name_off[r->n], reads_sample(r) };
+	uint64_t *hs = malloc(sizeof hdr * (size_t)w->size);
+	if (!hs) {
+		rk_err("rank %d: out of memory", w->rank);
+		MPI_Abort(w->comm, 2);
+	}
+	rmpi_allgather(w, hdr, sizeof hdr, hs);
+	int differ = 0;
+	for (int p = 1; p < w->size; p++) differ |= memcmp(hs, hs + 5 * p, sizeof hdr) != 0;
+	free(hs);
+	if (!differ) {
+		if (k) rmpi_clock_lap(k, RMPI_DIST);
+		return RK_OK;
+	}
+	if (w->rank == 0) rk_info("%s: the ranks' copies differ; using rank 0's", path);
+	else {
+		rio_reads_free(r);
+		memset(r, 0, sizeof *r);
+	}
+	return bcast_reads(w, r, RK_OK, k);
+}
+
+rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, rmpi_clock_t *k)
+{
+	rk_status_t st = RK_OK;
+	memset(r, 0, sizeof *r);
+	if (w->mpi && w->size > 1 && rk_tune.read_each) {
+		/* a regular file every rank sees (not stdin, a pipe or a node-local path) */
+		struct stat sb;
+		const int each = strcmp(path, "-") && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+		if (!rmpi_any(w, !each)) return read_each(w, path, keep_case, r, k);
+	}
+	if (w->rank == 0 && (st = rio_read_all_case(path, r, keep_case)) != RK_OK) rk_err("%s", rk_error());
+	if (k) rmpi_clock_lap(k, RMPI_READ);
+	return bcast_reads(w, r, st, k);
 }
 
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c)
