@@ -3,7 +3,9 @@
 # cell updates per second (m(m-1)/2 * l^2 cells over kernel time) and the winner's length;
 # for the paper's 5k reads the CPU backend runs in the same job (all cores) for a ratio,
 # next to the paper's own MPI+CUDA figures (np=4 on one H100, from the issue).
-# Usage: jobs/bench-rkt-gpu.sh [BUILD_DIR] [SECTIONS]   sections: paper scale mplex big (1M reads)
+# Usage: jobs/bench-rkt-gpu.sh [BUILD_DIR] [SECTIONS]   sections: paper scale mplex big (1M reads),
+#   once (each pair walked once against the walk-twice baseline, RKTLCS_RKT_GPU_TWICE=1, in the
+#   same job: paper 5k k=10, 200k synthetic, multiplex; outputs compared), once-big (the same, 1M)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build} sections=${2:-paper scale mplex}
@@ -52,6 +54,20 @@ scale)
 big)
 	"$gen" 1000000 51 1 > "$tmp/syn.fa"
 	run "synthetic" 1000000 51 3 1000 15 "$tmp/syn.fa" --backend gpu ;;
+"once"|"once-big")
+	if [ $s = once ]; then "$gen" 200000 51 1 > "$tmp/syn.fa"; sets=("paper-5k 5000 51 10 1000 15 $data/paper-reads/5k.fasta"
+		"synthetic 200000 51 3 1000 15 $tmp/syn.fa" "multiplex 100000 100 3 1000 15 $data/multiplex_bad_contam_1.fq.gz")
+	else "$gen" 1000000 51 1 > "$tmp/syn.fa"; sets=("synthetic 1000000 51 3 1000 15 $tmp/syn.fa"); fi
+	for x in "${sets[@]}"; do
+		set -- $x
+		export RKTLCS_RKT_GPU_TWICE=1
+		run "$1-twice" $2 $3 $4 $5 $6 $7 --backend gpu
+		unset RKTLCS_RKT_GPU_TWICE
+		w2=$wall k2=$kern; cp "$tmp/out.tsv" "$tmp/twice.tsv"
+		run "$1-once" $2 $3 $4 $5 $6 $7 --backend gpu
+		cmp -s "$tmp/out.tsv" "$tmp/twice.tsv" && same="outputs identical" || same="OUTPUTS DIFFER"
+		cmp_rows+=("$(awk -v n="$1 $2 x $3 k=$4 t=$5 tau=$6" -v a=$w2 -v b=$wall -v c=$k2 -v d=$kern -v s="$same" 'BEGIN { printf "%-36s twice %8.2f s (kernel %8.2f)  once %8.2f s (kernel %8.2f)  kernel ratio %.2fx  %s", n, a, c, b, d, c / d, s }')")
+	done ;;
 mplex)
 	run "multiplex" 100000 100 3 100 15 "$data/multiplex_bad_contam_1.fq.gz" --backend gpu
 	run "multiplex" 100000 100 3 1000 15 "$data/multiplex_bad_contam_1.fq.gz" --backend gpu ;;

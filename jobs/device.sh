@@ -6,7 +6,8 @@
 #        not the stress test), stress (tests/gpu_stress.sh alone; STRESS_RKT/STRESS_HAM sets), stress-old
 #        (the same, rkt only, against a build of an older src/ carried in .deps/old/src: e.g.
 #        `git archive 95b8251 src | tar -x -C .deps/old`; shows what a fix changed),
-#        sanitize (all four compute-sanitizer tools on every kernel; run it after every kernel change),
+#        sanitize (all four compute-sanitizer tools on every kernel, SAN_WORK of: rkt (walk-twice, chunked)
+#        rktonce (walk-once) ham hampairs; run it after every kernel change),
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
 #        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
@@ -47,9 +48,10 @@ for stage in "$@"; do
 		./build-gpu/rktlcs hamming /tmp/san_h.fa --backend cpu -q -o /tmp/san_h_ref.tsv
 		./build-gpu/rktlcs hamming /tmp/san_h.fa --max-dist 20 --backend cpu -q -o /tmp/san_hp_ref.tsv
 		for tool in memcheck racecheck initcheck synccheck; do
-			for w in rkt ham hampairs; do
+			for w in ${SAN_WORK:-rkt rktonce ham hampairs}; do
 				case $w in
 				rkt) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --device-memory 2M --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
+				rktonce) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				ham) args=(hamming /tmp/san_h.fa --backend gpu -q -o /tmp/san_h.tsv); ref=/tmp/san_h_ref.tsv; got=/tmp/san_h.tsv ;;
 				hampairs) args=(hamming /tmp/san_h.fa --max-dist 20 --backend gpu -q -o /tmp/san_hp.tsv); ref=/tmp/san_hp_ref.tsv; got=/tmp/san_hp.tsv ;;
 				esac

@@ -86,7 +86,10 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_SPLIT_CELLS=N     lev/lcs: split a pair of >= N cells across the ranks (default 2^32)
  *   RKTLCS_SPLIT_WORDS=a,b,.. lev/lcs split: 64-row words of each rank's slab (tests)
  *   RKTLCS_READ_EACH=1       under MPI, every rank reads a regular input file itself instead of
- *                            rank 0 reading and broadcasting it (for parallel file systems) */
+ *                            rank 0 reading and broadcasting it (for parallel file systems)
+ *   RKTLCS_RKT_GPU_TWICE=1   Rkt-LCS on the GPU walks each pair of reads from both of them, as
+ *                            before walk-once (the baseline of jobs/bench-rkt-gpu.sh)
+ *   RKTLCS_GPU_ONCE_MINB=2   the walk-once kernel without its 64-register cap (benchmarks) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -99,6 +102,8 @@ typedef struct {
 	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
 	int64_t split_chunk;      /* tests: this rank's preferred columns per transfer of a split pair (0: by backend) */
 	int read_each;            /* every rank reads a regular input file (default: rank 0 reads and broadcasts) */
+	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: walk each pair from both reads (benchmarks, tests) */
+	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -46,6 +46,7 @@ static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, u
 	g.mem_limit = mem_limit;
 	rk_tune.gpu_chunk_reads = chunks ? tu_range(1, 3) : 0;
 	rk_tune.gpu_chunk_sets = chunks ? 1 : 0;
+	rk_tune.rkt_gpu_twice = chunks;  /* chunks are a plan of the walk-twice path */
 	int64_t lo = 0, m = set->n;
 	for (int p = 0; p < parts; p++) {
 		int64_t hi = p == parts - 1 ? m : lo + tu_range(0, m - lo);
@@ -83,12 +84,17 @@ static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const c
 		free(s); free(len); free(bf);
 	}
 	char w[160];
-	/* whole set; rank splits with 1-3 reads per i-chunk and one j-set per j-chunk; a
-	 * device-memory limit that forces chunks through the memory plan itself */
+	/* whole set and rank splits (each pair walked once); rank splits with 1-3 reads per i-chunk
+	 * and one j-set per j-chunk (walked from both reads); a device-memory limit that forces
+	 * chunks through the memory plan itself */
 	gpu_run(&set, k, t, tau, 1, 0, 0, got, what);
 	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, whole)", what, k, t, tau);
 	same(got, want, m, w, "cpu");
 	int parts = (int)tu_range(2, 4);
+	gpu_run(&set, k, t, tau, parts, 0, 0, got, what);  /* walk-once with reads owned by other ranks */
+	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d ranks)", what, k, t, tau, parts);
+	same(got, want, m, w, "cpu");
+	parts = (int)tu_range(2, 4);
 	gpu_run(&set, k, t, tau, parts, 0, 1, got, what);
 	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d ranks, 1-3 reads per i-chunk)", what, k, t, tau, parts);
 	same(got, want, m, w, "cpu");
@@ -208,7 +214,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "test_gpu: device 0 %s, seed %llu, max read length at tau=1: %d\n", name,
 	        (unsigned long long)tu_state, rgpu_rkt_max_len(1));
 	random_sets(n);
-	big_sets();
+	if (argc <= 3 || atoi(argv[3])) big_sets();  /* argv[3] = 0: not the big sets (the emulator) */
 	long_reads();
 	return tu_done("test_gpu");
 #endif

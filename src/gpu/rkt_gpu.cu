@@ -9,6 +9,7 @@
 #include "gpu/rkt_gpu.h"
 #include "gpu/rkt_kern.h"
 #include "gpu/rkt_pack.h"
+#include "gpu/rkt_once.h"
 
 #define RG_SMEM_SHARED (96 << 10)    /* blocks of several warps: leave L1 room for the rows */
 #define RG_SMEM_MAX (200 << 10)      /* one warp per block: the longest reads */
@@ -127,6 +128,10 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	const uint64_t budget = d.rt.budget;
 	const cudaStream_t stream = d.rt.st;
 	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) { rg_dev_free(&d); return st; }
+	{
+		int ran = 0;
+		if ((st = rg_once_candidates(o, s, lo, hi, &pk, &d.rt, out, &ran)) != RK_OK || ran) goto done;
+	}
 	{
 		const uint64_t row_b = RG_ROW * 4, meta = (uint64_t)pk.n_sets * 13 + 64;
 		uint64_t avail = budget > meta ? budget - meta : 0, ne_all = (uint64_t)pk.n_rows * row_b, ne_cap;

@@ -42,9 +42,52 @@ typedef struct {
 	int32_t carveout;         /* shared-memory carveout percent for the launch; < 0: the default */
 } rg_kparams_t;
 
+/* Walk-once launches (rg_launch_once): each unordered pair of owned reads is walked by one of
+ * them, the one in the lower slot, and its walk gives both reads their supports. The reads j
+ * of a walk take theirs from the "j side": the LCP at which each (j, y) dies, kept per warp in
+ * a table of max LCPs so that the starts x of read i count once (one read i, not one per x),
+ * then added to j's counters with atomics. */
+#define RG_LBITS 12                         /* LCP bits of a table entry; the rest is a stamp */
+#define RG_ONCE_MAXLEN ((1 << RG_LBITS) - 1)
+#define RG_UNIT_SETS 32                     /* j-sets per unit of work */
+
+typedef struct {
+	int64_t code;   /* offset of the read's codes in the call's code bytes */
+	int64_t soff;   /* offset of its support counters (start x = 0) in S */
+	int32_t slot, len;
+} rg_read_t;
+
+typedef struct {
+	int32_t read;   /* index into the reads */
+	int32_t s0, s1; /* j-sets [s0, s1) */
+} rg_unit_t;
+
+typedef struct {
+	const uint32_t *ne;       /* rows of every j-set */
+	const int64_t *jrow;
+	const int32_t *jlen;
+	const uint8_t *jmixed;
+	const uint8_t *codes;
+	const rg_read_t *reads;
+	const rg_unit_t *units;
+	int64_t n_units;
+	const uint32_t *own;      /* per j-set and lane: bits of the reads this call owns */
+	const uint8_t *setown;    /* j-set: every read of it is owned */
+	const int64_t *jbase;     /* per slot: S offset of the read's start 0 (owned reads) */
+	const int32_t *slen;      /* per slot: read length */
+	uint32_t *S;              /* support counters of every owned read, added to with atomics */
+	uint32_t *T;              /* per warp slot: RG_SET x ny entries, stamp << RG_LBITS | lcp */
+	uint32_t *stamp;          /* per warp slot: the last stamp it used */
+	unsigned long long *next; /* units handed out (zero before each launch) */
+	int32_t ny;               /* starts y per read at most: Lmax - tau + 1 */
+	int32_t k, tau, lr, lpad;
+	int32_t carveout;
+	int32_t minb;             /* launch bounds variant: 4 (64 registers, the default) or 2 */
+} rg_oparams_t;
+
 #endif
 
-#ifdef __CUDACC__
+#if defined(__CUDACC__) || defined(RG_EMU)
 #include <cuda_runtime.h>
 /* Shared memory of one block of `warps` warps. */
 size_t rg_smem_bytes(int warps, int32_t lr, int32_t lpad, int32_t tpw);
@@ -52,6 +95,15 @@ size_t rg_smem_bytes(int warps, int32_t lr, int32_t lpad, int32_t tpw);
 cudaError_t rg_launch_support(const rg_kparams_t *p, int warps, cudaStream_t st);
 /* Candidate of each of nr reads from the support counters of its tasks
  * (tasks rtask[r] .. rtask[r+1]-1, in order of x). */
+/* Shared memory and warps per block of a walk-once launch; 0 warps when none fits. */
+size_t rg_osmem_warp(int32_t lr, int32_t lpad);
+/* Resident blocks of `warps` warps on the device: the warp slots are blocks x warps. */
+cudaError_t rg_once_blocks(const rg_oparams_t *p, int warps, int *blocks);
+/* Walk-once support counts of units [0, p->n_units) on `blocks` resident blocks. */
+cudaError_t rg_launch_once(const rg_oparams_t *p, int warps, int blocks, cudaStream_t st);
+/* Candidates of nr reads of a walk-once call, in the order of `reads`. */
+cudaError_t rg_launch_ocand(const uint32_t *S, const rg_read_t *reads, int64_t nr, int32_t tau, int64_t t,
+                            rkt_cand_t *out, cudaStream_t st);
 cudaError_t rg_launch_cand(const uint32_t *S, const int64_t *rtask, const rg_task_t *tasks, int64_t nr,
                            int32_t tau, int64_t t, rkt_cand_t *out, cudaStream_t st);
 #endif

@@ -7,7 +7,7 @@
 
 void rg_pack_free(rg_pack_t *p)
 {
-	free(p->slot_of); free(p->jrow); free(p->jlen); free(p->jmixed); free(p->ne);
+	free(p->slot_of); free(p->read_of); free(p->jrow); free(p->jlen); free(p->jmixed); free(p->ne);
 	memset(p, 0, sizeof *p);
 }
 
@@ -17,7 +17,7 @@ rk_status_t rg_pack_build(rg_pack_t *p, const rkt_set_t *s, int n_threads)
 	memset(p, 0, sizeof *p);
 	p->n_sets = (m + RG_SET - 1) / RG_SET;
 	int64_t *cnt = calloc((size_t)L + 2, sizeof(int64_t));
-	int32_t *by_slot = malloc(sizeof(int32_t) * (size_t)(m ? m : 1));
+	int32_t *by_slot = malloc(sizeof(int32_t) * (size_t)(p->n_sets * RG_SET + 1));
 	p->slot_of = malloc(sizeof(int32_t) * (size_t)(m ? m : 1));
 	p->jrow = malloc(sizeof(int64_t) * (size_t)(p->n_sets + 1));
 	p->jlen = malloc(sizeof(int32_t) * (size_t)(p->n_sets + 1));
@@ -31,6 +31,7 @@ rk_status_t rg_pack_build(rg_pack_t *p, const rkt_set_t *s, int n_threads)
 		by_slot[q] = (int32_t)j;
 		p->slot_of[j] = (int32_t)q;
 	}
+	for (int64_t q = m; q < p->n_sets * RG_SET; q++) by_slot[q] = -1;
 	p->jrow[0] = 0;
 	for (int64_t g = 0; g < p->n_sets; g++) {
 		int64_t first = g * RG_SET, last = first + RG_SET - 1;
@@ -62,7 +63,8 @@ rk_status_t rg_pack_build(rg_pack_t *p, const rkt_set_t *s, int n_threads)
 			}
 		}
 	}
-	free(cnt); free(by_slot);
+	free(cnt);
+	p->read_of = by_slot;
 	return RK_OK;
 oom:
 	free(cnt); free(by_slot);

@@ -12,6 +12,7 @@ extern "C" {
 typedef struct {
 	int64_t n_sets, n_rows;
 	int32_t *slot_of;   /* read -> slot */
+	int32_t *read_of;   /* n_sets * RG_SET: slot -> read, -1 for the empty slots of the last j-set */
 	int64_t *jrow;      /* n_sets + 1: first row of each j-set */
 	int32_t *jlen;      /* longest read of each j-set */
 	uint8_t *jmixed;

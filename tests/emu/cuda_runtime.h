@@ -26,7 +26,7 @@ typedef struct emu_event_s *cudaEvent_t;
 enum { cudaStreamNonBlocking = 1 };
 typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 } cudaMemcpyKind;
 typedef enum { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95 } cudaDeviceAttr;
-typedef enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 } cudaFuncAttribute;
+typedef enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 } cudaFuncAttribute;
 typedef struct { char name[256]; } cudaDeviceProp;
 
 struct dim3 {
@@ -40,6 +40,7 @@ cudaError_t cudaGetDeviceCount(int *n);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaSetDevice(int dev);
+cudaError_t cudaGetDevice(int *dev);
 cudaError_t cudaMemGetInfo(size_t *fr, size_t *tot);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
@@ -51,6 +52,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
 cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev);
 cudaError_t cudaMalloc(void **p, size_t n);
+template <class T>
+static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s);
 cudaError_t cudaMemsetAsync(void *dst, int v, size_t n, cudaStream_t s);
@@ -80,13 +83,22 @@ void *emu_dyn_smem(void);
 unsigned long long emu_ld_acquire(const unsigned long long *p);
 void emu_st_release(unsigned long long *p, unsigned long long v);
 
-enum { EMU_SHFL_UP = 1, EMU_SHFL_XOR, EMU_ALL, EMU_MAX, EMU_SYNC };
+enum { EMU_SHFL_UP = 1, EMU_SHFL_XOR, EMU_ALL, EMU_MAX, EMU_SYNC, EMU_ANY, EMU_ADD, EMU_SHFL_IDX };
 /* a barrier of the current lane's warp; line: the call site (lanes must meet at the same one) */
 uint64_t emu_barrier_at(int line, int kind, unsigned mask, uint64_t v, int p1, int p2);
 void emu_yield(void);
 extern void (*emu_deadlock_hook)(void);
 
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline long min(long a, long b) { return a < b ? a : b; }
+static inline long long min(long long a, long long b) { return a < b ? a : b; }
+/* one OS thread runs every lane, so a plain read-modify-write is atomic */
+template <class T>
+static inline T atomicAdd(T *p, T v) { T o = *p; *p = o + v; return o; }
+template <class T>
+static inline T __ldg(const T *p) { return *p; }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static inline void __nanosleep(unsigned) { emu_yield(); }
 static inline void __threadfence(void) {}
@@ -98,6 +110,8 @@ static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
 static inline void emu_syncw(int line, unsigned mask = 0xffffffffu) { emu_barrier_at(line, EMU_SYNC, mask, 0, 0, 0); }
 static inline int emu_all(int line, unsigned mask, int pred) { return (int)emu_barrier_at(line, EMU_ALL, mask, pred != 0, 0, 0); }
 static inline unsigned emu_rmax(int line, unsigned mask, unsigned v) { return (unsigned)emu_barrier_at(line, EMU_MAX, mask, v, 0, 0); }
+static inline int emu_any(int line, unsigned mask, int pred) { return (int)emu_barrier_at(line, EMU_ANY, mask, pred != 0, 0, 0); }
+static inline unsigned emu_radd(int line, unsigned mask, unsigned v) { return (unsigned)emu_barrier_at(line, EMU_ADD, mask, v, 0, 0); }
 template <class T>
 static inline T emu_shfl(int line, int kind, unsigned mask, T v, int p1, int w)
 {
@@ -113,7 +127,12 @@ template <class T>
 static inline T emu_shfl_up(int line, unsigned mask, T v, unsigned d, int w = 32) { return emu_shfl(line, EMU_SHFL_UP, mask, v, (int)d, w); }
 template <class T>
 static inline T emu_shfl_xor(int line, unsigned mask, T v, int m, int w = 32) { return emu_shfl(line, EMU_SHFL_XOR, mask, v, m, w); }
+template <class T>
+static inline T emu_shfl_idx(int line, unsigned mask, T v, int src, int w = 32) { return emu_shfl(line, EMU_SHFL_IDX, mask, v, src, w); }
 #define __syncwarp(...) emu_syncw(__LINE__, ##__VA_ARGS__)
+#define __any_sync(...) emu_any(__LINE__, __VA_ARGS__)
+#define __reduce_add_sync(...) emu_radd(__LINE__, __VA_ARGS__)
+#define __shfl_sync(...) emu_shfl_idx(__LINE__, __VA_ARGS__)
 #define __all_sync(...) emu_all(__LINE__, __VA_ARGS__)
 #define __reduce_max_sync(...) emu_rmax(__LINE__, __VA_ARGS__)
 #define __shfl_up_sync(...) emu_shfl_up(__LINE__, __VA_ARGS__)

@@ -138,7 +138,7 @@ uint64_t emu_barrier_at(int line, int kind, unsigned mask, uint64_t v, int p1, i
 	Warp *W = L->warp;
 	if (mask != 0xffffffffu) fail("partial warp masks are not emulated (mask %08x)", mask);
 	if (W->live != 32) fail("warp intrinsic (kind %d) in a warp with %d live lanes", kind, W->live);
-	if ((kind == EMU_SHFL_UP || kind == EMU_SHFL_XOR) && (p2 < 1 || p2 > 32 || (p2 & (p2 - 1))))
+	if ((kind == EMU_SHFL_UP || kind == EMU_SHFL_XOR || kind == EMU_SHFL_IDX) && (p2 < 1 || p2 > 32 || (p2 & (p2 - 1))))
 		fail("shuffle width %d", p2);
 	if (W->arrived == 0) {
 		W->kind = kind;
@@ -168,6 +168,23 @@ uint64_t emu_barrier_at(int line, int kind, unsigned mask, uint64_t v, int p1, i
 			case EMU_ALL: {
 				uint64_t a = 1;
 				for (int q = 0; q < 32; q++) a &= W->in[q] != 0;
+				W->out[l] = a;
+				break;
+			}
+			case EMU_SHFL_IDX: {
+				const int src = (l & ~(p2 - 1)) + (p1 & (p2 - 1));
+				W->out[l] = W->in[src];
+				break;
+			}
+			case EMU_ANY: {
+				uint64_t a = 0;
+				for (int q = 0; q < 32; q++) a |= W->in[q] != 0;
+				W->out[l] = a;
+				break;
+			}
+			case EMU_ADD: {
+				uint32_t a = 0;
+				for (int q = 0; q < 32; q++) a += (uint32_t)W->in[q];
 				W->out[l] = a;
 				break;
 			}
@@ -311,6 +328,7 @@ cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) { snprintf(p->name, sizeof p->name, "warp emulator"); return cudaSuccess; }
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 cudaError_t cudaMemGetInfo(size_t *fr, size_t *tot) { *fr = (size_t)4 << 30; *tot = (size_t)8 << 30; return cudaSuccess; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = new emu_stream_s(); return cudaSuccess; }
 cudaError_t cudaStreamDestroy(cudaStream_t s) { delete s; return cudaSuccess; }

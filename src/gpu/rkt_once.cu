@@ -1,0 +1,230 @@
+/* Rkt-LCS on the GPU, each unordered pair of owned reads walked once (rkt_once.h): the
+ * memory plan, the units of work, the launches. */
+#include <stdlib.h>
+#include <string.h>
+#include "gpu/rkt_once.h"
+#include "gpu/rkt_kern.h"
+
+#define RG_SMEM_SHARED (96 << 10)
+#define RG_SMEM_MAX (200 << 10)
+#define RG_ONCE_LAUNCHES 64          /* launches at least (progress lines), */
+#define RG_ONCE_MIN_UNITS (1 << 16)  /* of at least this many units */
+
+typedef struct {
+	uint32_t *ne, *own, *S, *T, *stamp;
+	int64_t *jrow, *jbase;
+	int32_t *jlen, *slen;
+	uint8_t *jmixed, *setown, *codes;
+	rg_read_t *reads;
+	rg_unit_t *units;
+	unsigned long long *next;
+	rkt_cand_t *cand;
+} rg_odev_t;
+
+static void rg_odev_free(rg_odev_t *d)
+{
+	/* unchecked: runs on error paths too, where the first error is the one to report */
+	cudaFree(d->ne); cudaFree(d->own); cudaFree(d->S); cudaFree(d->T); cudaFree(d->stamp); cudaFree(d->jrow);
+	cudaFree(d->jbase); cudaFree(d->jlen); cudaFree(d->slen); cudaFree(d->jmixed); cudaFree(d->setown);
+	cudaFree(d->codes); cudaFree(d->reads); cudaFree(d->units); cudaFree(d->next); cudaFree(d->cand);
+	memset(d, 0, sizeof *d);
+}
+
+typedef struct { const rg_oparams_t *p; int warps, blocks; } rg_once_arg_t;
+static cudaError_t rg_once_launch_cb(const void *a, cudaStream_t st)
+{
+	const rg_once_arg_t *x = (const rg_once_arg_t *)a;
+	return rg_launch_once(x->p, x->warps, x->blocks, st);
+}
+typedef struct { const uint32_t *S; const rg_read_t *reads; int64_t nr; int32_t tau; int64_t t; rkt_cand_t *out; } rg_ocand_arg_t;
+static cudaError_t rg_ocand_cb(const void *a, cudaStream_t st)
+{
+	const rg_ocand_arg_t *x = (const rg_ocand_arg_t *)a;
+	return rg_launch_ocand(x->S, x->reads, x->nr, x->tau, x->t, x->out, st);
+}
+
+/* Host tables of the call: reads, ownership per slot and j-set, units. */
+typedef struct {
+	rg_read_t *reads;
+	rg_unit_t *units;
+	uint32_t *own;
+	uint8_t *setown;
+	int64_t *jbase;
+	int32_t *slen;
+	int64_t n_units, n_S;
+} rg_ohost_t;
+
+static void rg_ohost_free(rg_ohost_t *h)
+{
+	free(h->reads); free(h->units); free(h->own); free(h->setown); free(h->jbase); free(h->slen);
+	memset(h, 0, sizeof *h);
+}
+
+static rk_status_t rg_ohost_build(rg_ohost_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, int32_t tau)
+{
+	const int64_t nslot = pk->n_sets * RG_SET, nr = hi - lo;
+	int64_t *pref = 0;
+	memset(h, 0, sizeof *h);
+	h->reads = (rg_read_t *)malloc(sizeof(rg_read_t) * (size_t)(nr + 1));
+	h->own = (uint32_t *)calloc((size_t)pk->n_sets * 32 + 1, 4);
+	h->setown = (uint8_t *)malloc((size_t)pk->n_sets + 1);
+	h->jbase = (int64_t *)malloc(sizeof(int64_t) * (size_t)(nslot + 1));
+	h->slen = (int32_t *)malloc(sizeof(int32_t) * (size_t)(nslot + 1));
+	pref = (int64_t *)malloc(sizeof(int64_t) * (size_t)(pk->n_sets + 1));
+	if (!h->reads || !h->own || !h->setown || !h->jbase || !h->slen || !pref) goto oom;
+	for (int64_t r = lo; r < hi; r++) {
+		rg_read_t *d = &h->reads[r - lo];
+		const int64_t L = s->len[r] >= tau ? s->len[r] - tau + 1 : 0;
+		d->code = (int64_t)(s->off[r] - s->off[lo]);
+		d->soff = h->n_S;
+		d->slot = pk->slot_of[r];
+		d->len = s->len[r];
+		h->n_S += L * (L + 1) / 2;
+	}
+	pref[0] = 0;
+	for (int64_t g = 0; g < pk->n_sets; g++) {
+		int all = 1;
+		for (int64_t q = g * RG_SET; q < (g + 1) * RG_SET; q++) {
+			const int64_t r = pk->read_of[q];
+			const int owned = r >= lo && r < hi;
+			if (owned) h->own[q / 32] |= 1u << (q % 32);
+			else if (r >= 0) all = 0;
+			h->jbase[q] = owned ? h->reads[r - lo].soff : -1;
+			h->slen[q] = r >= 0 ? s->len[r] : 0;
+		}
+		h->setown[g] = (uint8_t)all;
+		pref[g + 1] = pref[g] + all;
+	}
+	/* units: owned reads in slot order, the j-sets they walk in runs of RG_UNIT_SETS; a run of
+	 * owned j-sets before the read's own is walked by the reads in it */
+	for (int pass = 0; pass < 2; pass++) {
+		int64_t n = 0;
+		for (int64_t q = 0; q < nslot; q++) {
+			const int64_t r = pk->read_of[q];
+			if (r < lo || r >= hi || s->len[r] < tau) continue;
+			const int64_t si = q / RG_SET;
+			for (int64_t c0 = 0; c0 < pk->n_sets; c0 += RG_UNIT_SETS) {
+				const int64_t c1 = c0 + RG_UNIT_SETS < pk->n_sets ? c0 + RG_UNIT_SETS : pk->n_sets;
+				if (c1 <= si && pref[c1] - pref[c0] == c1 - c0) continue;
+				if (pass) { rg_unit_t *u = &h->units[n]; u->read = (int32_t)(r - lo); u->s0 = (int32_t)c0; u->s1 = (int32_t)c1; }
+				n++;
+			}
+		}
+		if (!pass) {
+			h->n_units = n;
+			h->units = (rg_unit_t *)malloc(sizeof(rg_unit_t) * (size_t)(n + 1));
+			if (!h->units) goto oom;
+		}
+	}
+	free(pref);
+	return RK_OK;
+oom:
+	free(pref);
+	rg_ohost_free(h);
+	rk_set_error("out of memory planning the GPU walk");
+	return RK_ERES;
+}
+
+#define UP(dst, src, n) CUDA_CHECK_GOTO(cudaMemcpyAsync((dst), (src), (n), cudaMemcpyHostToDevice, st_), done)
+
+rk_status_t rg_once_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk,
+                               rgpu_rt_t *rt, rkt_cand_t *out, int *ran)
+{
+	const int32_t tau = (int32_t)o->tau, k = (int32_t)(o->k < s->max_len ? o->k : s->max_len);
+	const int32_t lr = s->max_len - tau + 1, lpad = (s->max_len + 3) & ~3;
+	const int64_t nr = hi - lo, nslot = pk->n_sets * RG_SET;
+	const cudaStream_t st_ = rt->st;
+	rgpu_stats_t *sp = rt->stats;
+	rk_status_t st = RK_OK;
+	rg_odev_t d;
+	rg_ohost_t h;
+	rg_oparams_t p;
+	rk_progress_t prog;
+	int warps = 0, blocks = 0;
+	memset(&d, 0, sizeof d);
+	memset(&h, 0, sizeof h);
+	memset(&p, 0, sizeof p);
+	memset(&prog, 0, sizeof prog);
+	*ran = 0;
+	if (rk_tune.rkt_gpu_twice || s->max_len > RG_ONCE_MAXLEN || lr < 1) return RK_OK;
+	for (int w = 8; w >= 1 && !warps; w /= 2)
+		if (w * rg_osmem_warp(lr, lpad) <= (size_t)(w > 1 ? RG_SMEM_SHARED : RG_SMEM_MAX)) warps = w;
+	if (!warps) return RK_OK;
+	p.k = k; p.tau = tau; p.lr = lr; p.lpad = lpad; p.ny = lr; p.carveout = rk_tune.gpu_carveout;
+	p.minb = rk_tune.gpu_once_minb;
+	CUDA_CHECK(rg_once_blocks(&p, warps, &blocks));
+	if ((st = rg_ohost_build(&h, s, lo, hi, pk, tau)) != RK_OK) return st;
+	{
+		const uint64_t slots = (uint64_t)blocks * warps, ne_b = (uint64_t)(pk->n_rows + RG_PAD_ROWS) * RG_ROW * 4;
+		const uint64_t T_b = slots * RG_SET * (uint64_t)lr * 4, code_b = s->off[hi] - s->off[lo] + 4;
+		const uint64_t need = ne_b + T_b + slots * 4 + 4 * (uint64_t)h.n_S + code_b + (uint64_t)nr * (sizeof(rg_read_t) + sizeof(rkt_cand_t)) +
+		                      (uint64_t)h.n_units * sizeof(rg_unit_t) + (uint64_t)pk->n_sets * (32 * 4 + 1 + 8 + 4 + 1) +
+		                      (uint64_t)nslot * 12 + 64;
+		if (need > rt->budget) {
+			rk_debug("rkt gpu: walk-once needs %.3g MB of the %.3g MB budget; each pair is walked from both reads",
+			         need / 1e6, rt->budget / 1e6);
+			rg_ohost_free(&h);
+			return RK_OK;
+		}
+		*ran = 1;
+		sp->n_ichunk = sp->n_jchunk = 1;
+		sp->dev_bytes = need;
+		CUDA_CHECK_GOTO(cudaMalloc(&d.ne, ne_b), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.T, T_b), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.stamp, slots * 4), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.S, 4 * (uint64_t)h.n_S + 4), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.codes, code_b), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.reads, sizeof(rg_read_t) * (size_t)(nr + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (size_t)(nr + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.units, sizeof(rg_unit_t) * (size_t)(h.n_units + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.own, (size_t)pk->n_sets * 32 * 4 + 4), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.setown, (size_t)pk->n_sets + 1), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.jrow, sizeof(int64_t) * (size_t)(pk->n_sets + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.jlen, sizeof(int32_t) * (size_t)(pk->n_sets + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.jmixed, (size_t)pk->n_sets + 1), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.jbase, sizeof(int64_t) * (size_t)(nslot + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.slen, sizeof(int32_t) * (size_t)(nslot + 1)), done);
+		CUDA_CHECK_GOTO(cudaMalloc(&d.next, sizeof(unsigned long long)), done);
+		/* rows past the last j-set are read by starts past the end (RG_PAD_ROWS): zero them */
+		CUDA_CHECK_GOTO(cudaMemsetAsync(d.ne, 0, ne_b, st_), done);
+		UP(d.ne, pk->ne, (size_t)pk->n_rows * RG_ROW * 4);
+		CUDA_CHECK_GOTO(cudaMemsetAsync(d.T, 0, T_b, st_), done);
+		CUDA_CHECK_GOTO(cudaMemsetAsync(d.stamp, 0, slots * 4, st_), done);
+		CUDA_CHECK_GOTO(cudaMemsetAsync(d.S, 0, 4 * (uint64_t)h.n_S + 4, st_), done);
+		UP(d.codes, s->code + s->off[lo], s->off[hi] - s->off[lo]);
+		UP(d.reads, h.reads, sizeof(rg_read_t) * (size_t)nr);
+		UP(d.units, h.units, sizeof(rg_unit_t) * (size_t)h.n_units);
+		UP(d.own, h.own, (size_t)pk->n_sets * 32 * 4);
+		UP(d.setown, h.setown, (size_t)pk->n_sets);
+		UP(d.jrow, pk->jrow, sizeof(int64_t) * (size_t)(pk->n_sets + 1));
+		UP(d.jlen, pk->jlen, sizeof(int32_t) * (size_t)pk->n_sets);
+		UP(d.jmixed, pk->jmixed, (size_t)pk->n_sets);
+		UP(d.jbase, h.jbase, sizeof(int64_t) * (size_t)nslot);
+		UP(d.slen, h.slen, sizeof(int32_t) * (size_t)nslot);
+
+		p.ne = d.ne; p.jrow = d.jrow; p.jlen = d.jlen; p.jmixed = d.jmixed; p.codes = d.codes; p.reads = d.reads;
+		p.own = d.own; p.setown = d.setown; p.jbase = d.jbase; p.slen = d.slen; p.S = d.S; p.T = d.T;
+		p.stamp = d.stamp; p.next = d.next;
+		int64_t per = (h.n_units + RG_ONCE_LAUNCHES - 1) / RG_ONCE_LAUNCHES;
+		if (per < RG_ONCE_MIN_UNITS) per = RG_ONCE_MIN_UNITS;
+		rk_progress_start(&prog, "rkt gpu: units (read x 32 j-sets), each pair once", (double)h.n_units);
+		for (int64_t ub = 0; ub < h.n_units; ub += per) {
+			p.units = d.units + ub;
+			p.n_units = h.n_units - ub < per ? h.n_units - ub : per;
+			CUDA_CHECK_GOTO(cudaMemsetAsync(d.next, 0, sizeof(unsigned long long), st_), done);
+			rg_once_arg_t a = { &p, warps, (int)(p.n_units < blocks * (int64_t)warps ? (p.n_units + warps - 1) / warps : blocks) };
+			if ((st = rgpu_rt_timed(rt, rg_once_launch_cb, &a)) != RK_OK) goto done;
+			rk_progress(&prog, (double)(ub + p.n_units));
+		}
+		rg_ocand_arg_t ca = { d.S, d.reads, nr, tau, o->t, d.cand };
+		if ((st = rgpu_rt_timed(rt, rg_ocand_cb, &ca)) != RK_OK) goto done;
+		sp->n_launch--;  /* launches count the support kernels */
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(out, d.cand, sizeof(rkt_cand_t) * (size_t)nr, cudaMemcpyDeviceToHost, st_), done);
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(st_), done);
+	}
+done:
+	rk_progress_end(&prog);
+	rg_odev_free(&d);
+	rg_ohost_free(&h);
+	return st;
+}

@@ -1,0 +1,17 @@
+/* Internal to the gpu layer: Rkt-LCS with each unordered pair of owned reads walked once
+ * (rkt_kern.h, "Walk-once"), called by rgpu_rkt_candidates before its walk-twice plan. */
+#ifndef RGPU_RKT_ONCE_H
+#define RGPU_RKT_ONCE_H
+
+#include "gpu/rgpu_rt.h"
+#include "gpu/rkt_pack.h"
+#include "algo/rkt.h"
+
+/* Candidates of reads [lo, hi) into out, when the whole call fits the budget at once (every
+ * owned read's counters, all j-set rows, the warps' tables); *ran = 0 and RK_OK when it does
+ * not (or RKTLCS_RKT_GPU_TWICE is set): the caller then walks each pair from both reads.
+ * Frees what it allocates. */
+rk_status_t rg_once_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk,
+                               rgpu_rt_t *rt, rkt_cand_t *out, int *ran);
+
+#endif
