@@ -88,7 +88,8 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_READ_EACH=1       under MPI, every rank reads a regular input file itself instead of
  *                            rank 0 reading and broadcasting it (for parallel file systems)
  *   RKTLCS_RKT_GPU_TWICE=1   Rkt-LCS on the GPU walks each pair of reads from both of them, as
- *                            before walk-once (the baseline of jobs/bench-rkt-gpu.sh)
+ *                            before walk-once (the baseline of jobs/bench-rkt-gpu.sh); -1: walks
+ *                            each pair once whenever it fits, even where most starts survive
  *   RKTLCS_GPU_ONCE_MINB=2   the walk-once kernel without its 64-register cap (benchmarks) */
 typedef struct {
 	int simd;                 /* -1: auto */
@@ -102,7 +103,7 @@ typedef struct {
 	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
 	int64_t split_chunk;      /* tests: this rank's preferred columns per transfer of a split pair (0: by backend) */
 	int read_each;            /* every rank reads a regular input file (default: rank 0 reads and broadcasts) */
-	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: walk each pair from both reads (benchmarks, tests) */
+	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;

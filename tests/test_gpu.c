@@ -46,7 +46,7 @@ static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, u
 	g.mem_limit = mem_limit;
 	rk_tune.gpu_chunk_reads = chunks ? tu_range(1, 3) : 0;
 	rk_tune.gpu_chunk_sets = chunks ? 1 : 0;
-	rk_tune.rkt_gpu_twice = chunks;  /* chunks are a plan of the walk-twice path */
+	rk_tune.rkt_gpu_twice = chunks ? 1 : -1;  /* chunks are a plan of the walk-twice path */
 	int64_t lo = 0, m = set->n;
 	for (int p = 0; p < parts; p++) {
 		int64_t hi = p == parts - 1 ? m : lo + tu_range(0, m - lo);

@@ -70,8 +70,10 @@ __device__ RG_NOINLINE void rg_jside(const rg_js_t *J, uint32_t d, int32_t y, in
 		if (L <= prev) continue;
 		*e = J->stamp << RG_LBITS | (uint32_t)L;
 		const int64_t slot = J->slot0 + q, n = J->slen[slot] - J->tau + 1;
+		/* S is a difference array here: +1 at level prev + 1, -1 past L (unless L ends the row) */
 		uint32_t *row = J->S + J->jbase[slot] + (int64_t)y * n - (int64_t)y * (y - 1) / 2 - J->tau;
-		for (int32_t l = prev + 1; l <= L; l++) atomicAdd(row + l, 1u);
+		atomicAdd(row + prev + 1, 1u);
+		if (L + 1 - J->tau < n - y) atomicAdd(row + L + 1, 0xffffffffu);
 	}
 }
 
@@ -335,13 +337,21 @@ __global__ void __launch_bounds__(256, MINB) rg_once_kernel(rg_oparams_t p)
 				const int32_t n = rd.len - x;
 				if (mixed) rg_task_set<B, true, true>(rows, c, n, ls, tau, cinit, G, lane, dead0, &J);
 				else rg_task_set<B, false, true>(rows, c, n, ls, tau, cinit, G, lane, dead0, &J);
+				/* differences of the supports: level l adds v(l) - v(l - 1), and the first level
+				 * with none takes -v(l - 1) */
 				uint32_t *Si = p.S + rd.soff + (int64_t)x * nx - (int64_t)x * (x - 1) / 2;
+				uint32_t last = 0;
 				for (int32_t l = 0; l <= n - tau; l++) {
 					const uint32_t g = G[l * 32 + lane];
-					if (!__any_sync(RG_FULL, g != 0)) break;
+					const bool any = __any_sync(RG_FULL, g != 0);
+					if (!any) {
+						if (lane == 0 && last) atomicAdd(Si + l, 0u - last);
+						break;
+					}
 					G[l * 32 + lane] = 0;
 					const uint32_t v = __reduce_add_sync(RG_FULL, (uint32_t)__popc(g));
-					if (lane == 0) atomicAdd(Si + l, v);
+					if (lane == 0 && v != last) atomicAdd(Si + l, v - last);
+					last = v;
 				}
 				__syncwarp();
 			}
@@ -410,7 +420,8 @@ cudaError_t rg_launch_once(const rg_oparams_t *p, int warps, int blocks, cudaStr
 	return RG_LAUNCH(kf, (unsigned)blocks, warps * 32, warps * rg_osmem_warp(p->lr, p->lpad), st, a);
 }
 
-/* rg_cand_kernel for the reads of a walk-once call (rows of x follow each other in S). */
+/* rg_cand_kernel for the reads of a walk-once call: rows of x follow each other in S, and
+ * hold the differences of the supports from one level to the next. */
 __global__ void rg_ocand_kernel(const uint32_t *S, const rg_read_t *reads, int64_t nr, int32_t tau, int64_t t,
                                 rkt_cand_t *out)
 {
@@ -422,11 +433,13 @@ __global__ void rg_ocand_kernel(const uint32_t *S, const rg_read_t *reads, int64
 	for (int32_t x = 0; x + tau <= rd.len; x++) {
 		const int32_t n = rd.len - x - tau + 1;  /* values tau .. len - x */
 		if (tau + n - 1 <= c.len) break;
-		for (int32_t v = n - 1; v >= 0; v--)
-			if (row[v] >= t) {
-				if (tau + v > c.len) { c.len = tau + v; c.pos = x; c.support = row[v]; }
-				break;
-			}
+		/* row holds differences; supports fall with the level, so the last one >= t wins */
+		uint32_t sup = 0;
+		for (int32_t v = 0; v < n; v++) {
+			sup += row[v];
+			if (sup < t) break;
+			if (tau + v > c.len) { c.len = tau + v; c.pos = x; c.support = sup; }
+		}
 		row += n;
 	}
 	out[r] = c;

@@ -1,5 +1,6 @@
 /* Rkt-LCS on the GPU, each unordered pair of owned reads walked once (rkt_once.h): the
  * memory plan, the units of work, the launches. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gpu/rkt_once.h"
@@ -9,6 +10,20 @@
 #define RG_SMEM_MAX (200 << 10)
 #define RG_ONCE_LAUNCHES 64          /* launches at least (progress lines), */
 #define RG_ONCE_MIN_UNITS (1 << 16)  /* of at least this many units */
+/* A start survives its first tau steps with this probability at most on random reads, else
+ * walk twice: the j side costs an atomic per read per surviving start, where the i side
+ * counts 32 reads per instruction, so it only pays while survivors are rare (paper 5k at
+ * k=10 tau=15, where most starts survive: 0.38 s once against 0.03 s twice). */
+#define RG_ONCE_MAX_SURVIVE 1e-3
+
+/* P(at most k mismatches in tau uniform random bases) */
+static double rg_survive(int32_t k, int32_t tau)
+{
+	double p = 0;
+	for (int32_t i = 0; i <= k && i <= tau; i++)
+		p += exp(lgamma(tau + 1.0) - lgamma(i + 1.0) - lgamma(tau - i + 1.0) + i * log(0.75) + (tau - i) * log(0.25));
+	return p;
+}
 
 typedef struct {
 	uint32_t *ne, *own, *S, *T, *stamp;
@@ -146,7 +161,8 @@ rk_status_t rg_once_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t l
 	memset(&p, 0, sizeof p);
 	memset(&prog, 0, sizeof prog);
 	*ran = 0;
-	if (rk_tune.rkt_gpu_twice || s->max_len > RG_ONCE_MAXLEN || lr < 1) return RK_OK;
+	if (rk_tune.rkt_gpu_twice > 0 || s->max_len > RG_ONCE_MAXLEN || lr < 1) return RK_OK;
+	if (!rk_tune.rkt_gpu_twice && rg_survive(k, tau) > RG_ONCE_MAX_SURVIVE) return RK_OK;  /* -1: forced (tests) */
 	for (int w = 8; w >= 1 && !warps; w /= 2)
 		if (w * rg_osmem_warp(lr, lpad) <= (size_t)(w > 1 ? RG_SMEM_SHARED : RG_SMEM_MAX)) warps = w;
 	if (!warps) return RK_OK;
