@@ -62,6 +62,10 @@ for set in "5k:3:1000:15" "1k:10:100:30"; do
 		else bad "mpirun -np $np $f k=$k: exit $rc or output differs"; fi
 	done
 done
+# each pair walked from both reads (RKTLCS_RKT_GPU_TWICE=1), ranks owning ranges of reads
+timeout 300 "$mpiexec" --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_RKT_GPU_TWICE=1 "$cli" "$shared/paper-reads/1k.fasta" -k 10 -t 100 -tau 30 \
+	--backend gpu -o "$tmp/tw.tsv" --candidates "$tmp/tw_c.tsv" --occurrences -q
+cmp -s "$tmp/r_cpu.tsv" "$tmp/tw.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/tw_c.tsv" && ok "mpirun -np 2 walk-twice = cpu" || bad "mpirun -np 2 walk-twice differs"
 # hamming: GPU = CPU on the real alignments (matrix, -a, -k, caps, sparse), and under MPI
 zcat "$shared/rRNA16S.gold.NAST_ALIGNED.fasta.gz" > "$tmp/16s.fa"
 for c in "16s.fa|" "16s.fa|-a" "16s.fa|-k -L" "16s.fa|--max-dist 100" "16s.fa|-a -x 50 --max-dist 60" "@mers46_parsnp_core.fasta|-m" "@mothur_HA_H1N1pdm.fasta.gz|-a -k"; do

@@ -19,6 +19,17 @@ int32_t rgpu_rkt_max_len(int64_t tau);
  * identical results. Device memory is taken in chunks that fit g->mem_limit. */
 rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
                                 const rgpu_opt_t *g, rkt_cand_t *out, rgpu_stats_t *st);
+
+/* Walk-once share of a run over several ranks: supports of every read of s from units
+ * share, share + nshare, ... of the walk-once plan, as differences between levels, for the
+ * ranks to sum (uint32 sums wrap, and wrap back). *S is allocated here and freed by the
+ * caller. RK_OK with *S = 0 when walk-once does not apply (reads too long, most starts
+ * survive tau, it does not fit the device): then every rank runs rgpu_rkt_candidates. */
+rk_status_t rgpu_rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,
+                              uint32_t **S, uint64_t *n_S, rgpu_stats_t *st);
+/* Candidates of reads [lo, hi) from the summed supports of every read (host). */
+void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, int64_t t, const uint32_t *S, int64_t lo,
+                                  int64_t hi, rkt_cand_t *out);
 #endif
 
 #ifdef __cplusplus

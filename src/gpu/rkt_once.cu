@@ -75,7 +75,8 @@ static void rg_ohost_free(rg_ohost_t *h)
 	memset(h, 0, sizeof *h);
 }
 
-static rk_status_t rg_ohost_build(rg_ohost_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, int32_t tau)
+static rk_status_t rg_ohost_build(rg_ohost_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, int32_t tau,
+                                  int share, int nshare)
 {
 	const int64_t nslot = pk->n_sets * RG_SET, nr = hi - lo;
 	int64_t *pref = 0;
@@ -111,9 +112,10 @@ static rk_status_t rg_ohost_build(rg_ohost_t *h, const rkt_set_t *s, int64_t lo,
 		pref[g + 1] = pref[g] + all;
 	}
 	/* units: owned reads in slot order, the j-sets they walk in runs of RG_UNIT_SETS; a run of
-	 * owned j-sets before the read's own is walked by the reads in it */
+	 * owned j-sets before the read's own is walked by the reads in it. A share takes every
+	 * nshare-th unit (their work falls with the slot, so interleaving balances the shares). */
 	for (int pass = 0; pass < 2; pass++) {
-		int64_t n = 0;
+		int64_t n = 0, all_n = 0;
 		for (int64_t q = 0; q < nslot; q++) {
 			const int64_t r = pk->read_of[q];
 			if (r < lo || r >= hi || s->len[r] < tau) continue;
@@ -121,6 +123,7 @@ static rk_status_t rg_ohost_build(rg_ohost_t *h, const rkt_set_t *s, int64_t lo,
 			for (int64_t c0 = 0; c0 < pk->n_sets; c0 += RG_UNIT_SETS) {
 				const int64_t c1 = c0 + RG_UNIT_SETS < pk->n_sets ? c0 + RG_UNIT_SETS : pk->n_sets;
 				if (c1 <= si && pref[c1] - pref[c0] == c1 - c0) continue;
+				if (all_n++ % nshare != share) continue;
 				if (pass) { rg_unit_t *u = &h->units[n]; u->read = (int32_t)(r - lo); u->s0 = (int32_t)c0; u->s1 = (int32_t)c1; }
 				n++;
 			}
@@ -142,8 +145,8 @@ oom:
 
 #define UP(dst, src, n) CUDA_CHECK_GOTO(cudaMemcpyAsync((dst), (src), (n), cudaMemcpyHostToDevice, st_), done)
 
-rk_status_t rg_once_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk,
-                               rgpu_rt_t *rt, rkt_cand_t *out, int *ran)
+rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, rgpu_rt_t *rt,
+                        int share, int nshare, rkt_cand_t *out, uint32_t **S_host, uint64_t *n_S, int *ran)
 {
 	const int32_t tau = (int32_t)o->tau, k = (int32_t)(o->k < s->max_len ? o->k : s->max_len);
 	const int32_t lr = s->max_len - tau + 1, lpad = (s->max_len + 3) & ~3;
@@ -169,7 +172,7 @@ rk_status_t rg_once_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t l
 	p.k = k; p.tau = tau; p.lr = lr; p.lpad = lpad; p.ny = lr; p.carveout = rk_tune.gpu_carveout;
 	p.minb = rk_tune.gpu_once_minb;
 	CUDA_CHECK(rg_once_blocks(&p, warps, &blocks));
-	if ((st = rg_ohost_build(&h, s, lo, hi, pk, tau)) != RK_OK) return st;
+	if ((st = rg_ohost_build(&h, s, lo, hi, pk, tau, share, nshare)) != RK_OK) return st;
 	{
 		const uint64_t slots = (uint64_t)blocks * warps, ne_b = (uint64_t)(pk->n_rows + RG_PAD_ROWS) * RG_ROW * 4;
 		const uint64_t T_b = slots * RG_SET * (uint64_t)lr * 4, code_b = s->off[hi] - s->off[lo] + 4;
@@ -232,15 +235,51 @@ rk_status_t rg_once_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t l
 			if ((st = rgpu_rt_timed(rt, rg_once_launch_cb, &a)) != RK_OK) goto done;
 			rk_progress(&prog, (double)(ub + p.n_units));
 		}
-		rg_ocand_arg_t ca = { d.S, d.reads, nr, tau, o->t, d.cand };
-		if ((st = rgpu_rt_timed(rt, rg_ocand_cb, &ca)) != RK_OK) goto done;
-		sp->n_launch--;  /* launches count the support kernels */
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(out, d.cand, sizeof(rkt_cand_t) * (size_t)nr, cudaMemcpyDeviceToHost, st_), done);
+		if (S_host) {
+			*n_S = (uint64_t)h.n_S;
+			if (!(*S_host = (uint32_t *)malloc(4 * (size_t)h.n_S + 4))) { st = RK_ERES; rk_set_error("out of memory for %lld support counters", (long long)h.n_S); goto done; }
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(*S_host, d.S, 4 * (size_t)h.n_S, cudaMemcpyDeviceToHost, st_), done);
+		} else {
+			rg_ocand_arg_t ca = { d.S, d.reads, nr, tau, o->t, d.cand };
+			if ((st = rgpu_rt_timed(rt, rg_ocand_cb, &ca)) != RK_OK) goto done;
+			sp->n_launch--;  /* launches count the support kernels */
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(out, d.cand, sizeof(rkt_cand_t) * (size_t)nr, cudaMemcpyDeviceToHost, st_), done);
+		}
 		CUDA_CHECK_GOTO(cudaStreamSynchronize(st_), done);
 	}
 done:
 	rk_progress_end(&prog);
+	if (st && S_host) { free(*S_host); *S_host = 0; }
 	rg_odev_free(&d);
 	rg_ohost_free(&h);
 	return st;
+}
+
+extern "C" void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, int64_t t, const uint32_t *S, int64_t lo,
+                                             int64_t hi, rkt_cand_t *out)
+{
+	uint64_t off = 0;
+	for (int64_t r = 0; r < lo; r++) {
+		const uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
+		off += L * (L + 1) / 2;
+	}
+	for (int64_t r = lo; r < hi; r++) {
+		/* rg_ocand_kernel on the host */
+		rkt_cand_t c = { -1, 0, 0 };
+		const uint32_t *row = S + off;
+		for (int64_t x = 0; x + tau <= s->len[r]; x++) {
+			const int64_t n = s->len[r] - x - tau + 1;
+			if (tau + n - 1 <= c.len) break;
+			uint32_t sup = 0;
+			for (int64_t v = 0; v < n; v++) {
+				sup += row[v];
+				if (sup < t) break;
+				if (tau + v > c.len) { c.len = tau + v; c.pos = x; c.support = sup; }
+			}
+			row += n;
+		}
+		out[r - lo] = c;
+		const uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
+		off += L * (L + 1) / 2;
+	}
 }

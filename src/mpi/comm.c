@@ -88,6 +88,15 @@ void rmpi_allgather(const rmpi_t *w, const void *mine, size_t n, void *all)
 	if (MPI_Allgather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE, w->comm) != MPI_SUCCESS) rmpi_die(w, "allgather");
 }
 
+void rmpi_sum_u32(const rmpi_t *w, uint32_t *x, uint64_t n)
+{
+	if (!w->mpi) return;
+	for (uint64_t o = 0; o < n; o += 1u << 28) {
+		int c = (int)(n - o < (1u << 28) ? n - o : (1u << 28));
+		if (MPI_Allreduce(MPI_IN_PLACE, x + o, c, MPI_UINT32_T, MPI_SUM, w->comm) != MPI_SUCCESS) rmpi_die(w, "sum");
+	}
+}
+
 void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x)
 {
 	if (w->mpi && MPI_Bcast(x, 1, MPI_INT64_T, root, w->comm) != MPI_SUCCESS) rmpi_die(w, "broadcast");

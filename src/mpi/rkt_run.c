@@ -112,13 +112,30 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	mine = malloc(sizeof(rkt_cand_t) * (size_t)(hi - lo + 1));
 	if (w->rank == 0) all = malloc(sizeof(rkt_cand_t) * (size_t)set.n);
 	if (!mine || (w->rank == 0 && !all)) { rk_err("out of memory for the candidates"); st = RK_ERES; }
-	else {
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	int shared = 0;
 #ifdef RKTLCS_HAVE_CUDA
-		if (be.use_gpu && (st = rgpu_rkt_candidates(&ro, &set, lo, hi, &be.g, mine, &be.stats)) != RK_OK && rmpi_gpu_failed(&o->c, &be, st))
-			st = RK_OK;
-#endif
-		if (!be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
+	/* GPU ranks only: the units of the walk-once plan are dealt out and the supports summed,
+	 * so that each unordered pair is walked once in the whole job, not once per rank owning
+	 * one of its reads (2 ranks would each walk 3/8 of the pairs instead of 1/4) */
+	if (w->size > 1 && !rmpi_any(w, !be.use_gpu)) {
+		uint32_t *S = 0;
+		uint64_t nS = 0;
+		st = rgpu_rkt_supports(&ro, &set, w->rank, w->size, &be.g, &S, &nS, &be.stats);
+		if (st != RK_OK && rmpi_gpu_failed(&o->c, &be, st)) st = RK_OK;
+		if ((st = rmpi_agree(w, st)) == RK_OK && !rmpi_any(w, !S)) {
+			rmpi_sum_u32(w, S, nS);
+			rgpu_rkt_cands_from_supports(&set, ro.tau, ro.t, S, lo, hi, mine);
+			shared = 1;
+		}
+		free(S);
+		if (st) goto done;
 	}
+	if (!shared && be.use_gpu && (st = rgpu_rkt_candidates(&ro, &set, lo, hi, &be.g, mine, &be.stats)) != RK_OK &&
+	    rmpi_gpu_failed(&o->c, &be, st))
+		st = RK_OK;
+#endif
+	if (!shared && !be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	rmpi_clock_lap(&clk, RMPI_COMPUTE);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	rkt_gather_t g = { bounds, all };

@@ -29,6 +29,8 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
 int rmpi_any(const rmpi_t *w, int flag);
 
 /* Collective: every rank's n bytes into all (size x n bytes, rank order), on every rank. */
+/* Element-wise sum over the ranks, in place on every rank (uint32: wraps) */
+void rmpi_sum_u32(const rmpi_t *w, uint32_t *x, uint64_t n);
 void rmpi_allgather(const rmpi_t *w, const void *mine, size_t n, void *all);
 /* Collective: root's *x to every rank. */
 void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x);
