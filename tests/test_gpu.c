@@ -57,6 +57,38 @@ static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, u
 	}
 }
 
+/* The several-GPU-rank path without MPI: every share of the walk-once units, their support
+ * differences summed, candidates of random rank ranges from the sums. 0 when walk-once does
+ * not apply to this set (the driver then runs rgpu_rkt_candidates). */
+static int share_run(const rkt_set_t *set, long k, long t, long tau, int nshare, rkt_cand_t *got, const char *what)
+{
+	rkt_opt_t o;
+	rgpu_opt_t g;
+	rkt_opt_init(&o);
+	rgpu_opt_init(&g);
+	o.k = k; o.t = t; o.tau = tau;
+	rk_tune.rkt_gpu_twice = -1;
+	uint32_t *sum = 0;
+	uint64_t n = 0;
+	for (int sh = 0; sh < nshare; sh++) {
+		uint32_t *S = 0;
+		uint64_t nS = 0;
+		rk_status_t st = rgpu_rkt_supports(&o, set, sh, nshare, &g, &S, &nS, 0);
+		CHECK(st == RK_OK, "%s: rgpu_rkt_supports failed: %s", what, rk_error());
+		if (!S) { CHECK(!sum, "%s: share %d of %d has no supports", what, sh, nshare); return 0; }
+		if (!sum) { sum = S; n = nS; continue; }
+		CHECK(nS == n, "%s: share %d: %llu counters, not %llu", what, sh, (unsigned long long)nS, (unsigned long long)n);
+		for (uint64_t q = 0; q < n && q < nS; q++) sum[q] += S[q];
+		free(S);
+	}
+	for (int64_t lo = 0, hi; lo < set->n; lo = hi) {
+		hi = lo + tu_range(1, set->n - lo);
+		rgpu_rkt_cands_from_supports(set, tau, t, sum, lo, hi, got + lo);
+	}
+	free(sum);
+	return 1;
+}
+
 static void cpu_run(const rkt_set_t *set, long k, long t, long tau, rkt_cand_t *want)
 {
 	rkt_opt_t o;
@@ -94,6 +126,11 @@ static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const c
 	gpu_run(&set, k, t, tau, parts, 0, 0, got, what);  /* walk-once with reads owned by other ranks */
 	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d ranks)", what, k, t, tau, parts);
 	same(got, want, m, w, "cpu");
+	parts = (int)tu_range(2, 4);
+	if (share_run(&set, k, t, tau, parts, got, what)) {
+		snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d shares summed)", what, k, t, tau, parts);
+		same(got, want, m, w, "cpu");
+	}
 	parts = (int)tu_range(2, 4);
 	gpu_run(&set, k, t, tau, parts, 0, 1, got, what);
 	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d ranks, 1-3 reads per i-chunk)", what, k, t, tau, parts);

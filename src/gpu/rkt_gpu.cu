@@ -130,7 +130,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) { rg_dev_free(&d); return st; }
 	{
 		int ran = 0;
-		if ((st = rg_once_run(o, s, lo, hi, &pk, &d.rt, 0, 1, out, 0, 0, &ran)) != RK_OK || ran) goto done;
+		if ((st = rg_once_run(o, s, lo, hi, &pk, &d.rt, 0, 1, g->n_threads, out, 0, 0, &ran)) != RK_OK || ran) goto done;
 	}
 	{
 		const uint64_t row_b = RG_ROW * 4, meta = (uint64_t)pk.n_sets * 13 + 64;
@@ -278,7 +278,7 @@ extern "C" rk_status_t rgpu_rkt_supports(const rkt_opt_t *o, const rkt_set_t *s,
 	if (o->k < 0 || o->t < 1 || o->tau < 1 || o->tau > s->max_len || s->max_len > rgpu_rkt_max_len(o->tau)) return RK_OK;
 	if ((st = rgpu_rt_init(&rt, g, sp)) != RK_OK) { rgpu_rt_free(&rt); return st; }
 	if ((st = rg_pack_build(&pk, s, g->n_threads)) == RK_OK) {
-		st = rg_once_run(o, s, 0, s->n, &pk, &rt, share, nshare, 0, S, n_S, &ran);
+		st = rg_once_run(o, s, 0, s->n, &pk, &rt, share, nshare, g->n_threads, 0, S, n_S, &ran);
 		rg_pack_free(&pk);
 	}
 	rgpu_rt_free(&rt);

@@ -27,7 +27,9 @@ rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t 
  * survive tau, it does not fit the device): then every rank runs rgpu_rkt_candidates. */
 rk_status_t rgpu_rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,
                               uint32_t **S, uint64_t *n_S, rgpu_stats_t *st);
-/* Candidates of reads [lo, hi) from the summed supports of every read (host). */
+/* Offset of read r's supports in S (the number of counters of reads 0 .. r - 1). */
+uint64_t rgpu_rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r);
+/* Candidates of reads [lo, hi) from the summed supports of those reads (host). */
 void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, int64_t t, const uint32_t *S, int64_t lo,
                                   int64_t hi, rkt_cand_t *out);
 #endif

@@ -12,9 +12,10 @@
  * not (or walk-once does not pay, or RKTLCS_RKT_GPU_TWICE is set): the caller then walks each
  * pair from both reads. Only units share, share + nshare, ... are walked (nshare 1: all).
  * With S_host, the support differences of the owned reads are copied to a buffer allocated
- * here (*S_host, *n_S counters; the caller frees it) instead of candidates going to out.
+ * here (*S_host, *n_S counters; the caller frees it; copied on n_threads host threads)
+ * instead of candidates going to out.
  * Frees what it allocates. */
 rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, rgpu_rt_t *rt,
-                        int share, int nshare, rkt_cand_t *out, uint32_t **S_host, uint64_t *n_S, int *ran);
+                        int share, int nshare, int n_threads, rkt_cand_t *out, uint32_t **S_host, uint64_t *n_S, int *ran);
 
 #endif

@@ -72,3 +72,14 @@ oom:
 	rk_set_error("out of memory packing %lld reads for the GPU", (long long)m);
 	return RK_ERES;
 }
+
+void rg_par_memcpy(void *dst, const void *src, size_t n, int n_threads)
+{
+	const size_t blk = 1 << 22;
+	const int64_t nb = (int64_t)((n + blk - 1) / blk);
+#pragma omp parallel for schedule(static) num_threads(n_threads > 0 ? n_threads : omp_get_max_threads())
+	for (int64_t b = 0; b < nb; b++) {
+		const size_t o = (size_t)b * blk;
+		memcpy((char *)dst + o, (const char *)src + o, n - o < blk ? n - o : blk);
+	}
+}

@@ -21,6 +21,9 @@ typedef struct {
 
 rk_status_t rg_pack_build(rg_pack_t *p, const rkt_set_t *s, int n_threads);
 void rg_pack_free(rg_pack_t *p);
+/* memcpy on n_threads threads (0: all): large copies out of pinned staging buffers, whose
+ * destination pages are touched for the first time */
+void rg_par_memcpy(void *dst, const void *src, size_t n, int n_threads);
 
 #ifdef __cplusplus
 }

@@ -121,14 +121,20 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	if (w->size > 1 && !rmpi_any(w, !be.use_gpu)) {
 		uint32_t *S = 0;
 		uint64_t nS = 0;
-		st = rgpu_rkt_supports(&ro, &set, w->rank, w->size, &be.g, &S, &nS, &be.stats);
+		uint64_t *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
+		st = soff ? rgpu_rkt_supports(&ro, &set, w->rank, w->size, &be.g, &S, &nS, &be.stats) : RK_ERES;
+		if (!soff) rk_set_error("out of memory");
 		if (st != RK_OK && rmpi_gpu_failed(&o->c, &be, st)) st = RK_OK;
 		if ((st = rmpi_agree(w, st)) == RK_OK && !rmpi_any(w, !S)) {
-			rmpi_sum_u32(w, S, nS);
-			rgpu_rkt_cands_from_supports(&set, ro.tau, ro.t, S, lo, hi, mine);
+			rmpi_clock_lap(&clk, RMPI_COMPUTE);
+			for (int r = 0; r <= w->size; r++) soff[r] = rgpu_rkt_support_off(&set, ro.tau, bounds[r]);
+			/* each rank the sums of its own reads */
+			if ((st = rmpi_sum_u32_to(w, S, soff, ro.n_threads)) != RK_OK) rk_err("%s", rk_error());
+			rmpi_clock_lap(&clk, RMPI_GATHER);
+			if (!st) rgpu_rkt_cands_from_supports(&set, ro.tau, ro.t, S, lo, hi, mine);
 			shared = 1;
 		}
-		free(S);
+		free(S); free(soff);
 		if (st) goto done;
 	}
 	if (!shared && be.use_gpu && (st = rgpu_rkt_candidates(&ro, &set, lo, hi, &be.g, mine, &be.stats)) != RK_OK &&

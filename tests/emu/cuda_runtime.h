@@ -54,7 +54,11 @@ cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int dev);
 cudaError_t cudaMalloc(void **p, size_t n);
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+template <class T>
+static inline cudaError_t cudaMallocHost(T **p, size_t n) { return cudaMallocHost((void **)p, n); }
 cudaError_t cudaFree(void *p);
+cudaError_t cudaMallocHost(void **p, size_t n);
+cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s);
 cudaError_t cudaMemsetAsync(void *dst, int v, size_t n, cudaStream_t s);
 cudaError_t cudaFuncSetAttribute(const void *f, cudaFuncAttribute a, int v);

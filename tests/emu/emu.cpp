@@ -361,6 +361,12 @@ cudaError_t cudaFree(void *p)
 	allocs.erase(it);
 	return cudaSuccess;
 }
+cudaError_t cudaMallocHost(void **p, size_t n)
+{
+	*p = malloc(n ? n : 1);
+	return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind, cudaStream_t)
 {
 	memcpy(dst, src, n);
