@@ -128,10 +128,9 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 		if ((st = rmpi_agree(w, st)) == RK_OK && !rmpi_any(w, !S)) {
 			rmpi_clock_lap(&clk, RMPI_COMPUTE);
 			for (int r = 0; r <= w->size; r++) soff[r] = rgpu_rkt_support_off(&set, ro.tau, bounds[r]);
-			/* each rank the sums of its own reads */
-			if ((st = rmpi_sum_u32_to(w, S, soff, ro.n_threads)) != RK_OK) rk_err("%s", rk_error());
+			rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
 			rmpi_clock_lap(&clk, RMPI_GATHER);
-			if (!st) rgpu_rkt_cands_from_supports(&set, ro.tau, ro.t, S, lo, hi, mine);
+			rgpu_rkt_cands_from_supports(&set, ro.tau, ro.t, S, lo, hi, mine);
 			shared = 1;
 		}
 		free(S); free(soff);
