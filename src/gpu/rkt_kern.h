@@ -85,6 +85,32 @@ typedef struct {
 	int32_t minb;             /* launch bounds variant: 4 (64 registers, the default) or 2 */
 } rg_oparams_t;
 
+#ifdef __CUDACC__
+#define RG_HD __host__ __device__
+#else
+#define RG_HD
+#endif
+
+/* Candidate of a read of length len from its walk-once support differences (the rows of its
+ * starts x one after another, level tau first): the longest level with support >= t, ties to
+ * the smaller x. Supports fall with the level, so a row's scan stops at the first below t. */
+static inline RG_HD rkt_cand_t rg_cand_of(const uint32_t *row, int64_t len, int64_t tau, int64_t t)
+{
+	rkt_cand_t c = { -1, 0, 0 };
+	for (int64_t x = 0; x + tau <= len; x++) {
+		const int64_t n = len - x - tau + 1;  /* levels tau .. len - x */
+		if (tau + n - 1 <= c.len) break;      /* later starts are shorter and can only tie */
+		uint32_t sup = 0;
+		for (int64_t v = 0; v < n; v++) {
+			sup += row[v];
+			if (sup < t) break;
+			if (tau + v > c.len) { c.len = tau + v; c.pos = x; c.support = sup; }
+		}
+		row += n;
+	}
+	return c;
+}
+
 #endif
 
 #if defined(__CUDACC__) || defined(RG_EMU)

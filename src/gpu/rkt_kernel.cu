@@ -427,22 +427,8 @@ __global__ void rg_ocand_kernel(const uint32_t *S, const rg_read_t *reads, int64
 {
 	int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (r >= nr) return;
-	rkt_cand_t c = { -1, 0, 0 };
 	const rg_read_t rd = reads[r];
-	const uint32_t *row = S + rd.soff;
-	for (int32_t x = 0; x + tau <= rd.len; x++) {
-		const int32_t n = rd.len - x - tau + 1;  /* values tau .. len - x */
-		if (tau + n - 1 <= c.len) break;
-		/* row holds differences; supports fall with the level, so the last one >= t wins */
-		uint32_t sup = 0;
-		for (int32_t v = 0; v < n; v++) {
-			sup += row[v];
-			if (sup < t) break;
-			if (tau + v > c.len) { c.len = tau + v; c.pos = x; c.support = sup; }
-		}
-		row += n;
-	}
-	out[r] = c;
+	out[r] = rg_cand_of(S + rd.soff, rd.len, tau, t);
 }
 
 cudaError_t rg_launch_ocand(const uint32_t *S, const rg_read_t *reads, int64_t nr, int32_t tau, int64_t t,

@@ -283,21 +283,7 @@ extern "C" void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, in
 {
 	uint64_t off = rgpu_rkt_support_off(s, tau, lo);
 	for (int64_t r = lo; r < hi; r++) {
-		/* rg_ocand_kernel on the host */
-		rkt_cand_t c = { -1, 0, 0 };
-		const uint32_t *row = S + off;
-		for (int64_t x = 0; x + tau <= s->len[r]; x++) {
-			const int64_t n = s->len[r] - x - tau + 1;
-			if (tau + n - 1 <= c.len) break;
-			uint32_t sup = 0;
-			for (int64_t v = 0; v < n; v++) {
-				sup += row[v];
-				if (sup < t) break;
-				if (tau + v > c.len) { c.len = tau + v; c.pos = x; c.support = sup; }
-			}
-			row += n;
-		}
-		out[r - lo] = c;
+		out[r - lo] = rg_cand_of(S + off, s->len[r], tau, t);
 		const uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
 		off += L * (L + 1) / 2;
 	}
