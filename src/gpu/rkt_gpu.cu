@@ -11,11 +11,8 @@
 #include "gpu/rkt_pack.h"
 #include "gpu/rkt_once.h"
 
-#define RG_SMEM_SHARED (96 << 10)    /* blocks of several warps: leave L1 room for the rows */
-#define RG_SMEM_MAX (200 << 10)      /* one warp per block: the longest reads */
 #define RG_LAUNCH_TASKS (1 << 20)    /* tasks per launch: progress lines, short kernels */
 
-static int32_t rg_lpad(int32_t len) { return (len + 3) & ~3; }
 
 /* Warps per block and tasks per warp for this shared-memory need; 0 if none fits. */
 static int rg_plan_block(int32_t lr, int32_t lpad, int *warps, int *tpw)
@@ -81,7 +78,7 @@ static cudaError_t rg_cand_launch(const void *a, cudaStream_t st)
 static uint64_t rg_read_bytes(const rkt_set_t *s, int64_t r, int32_t tau)
 {
 	uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
-	return (uint64_t)s->len[r] + RKT_PAD + L * sizeof(rg_task_t) + L * (L + 1) / 2 * 4 + 8 + sizeof(rkt_cand_t);
+	return (uint64_t)s->len[r] + RKT_PAD + L * sizeof(rg_task_t) + rg_ncounters(s->len[r], tau) * 4 + 8 + sizeof(rkt_cand_t);
 }
 
 /* End of the i-chunk that starts at read a: as many reads as fit icap bytes. */
@@ -163,7 +160,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 			uint64_t nt = 0, ns = 0;
 			for (int64_t r = a; r < b; r++) {
 				uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
-				nt += L; ns += L * (L + 1) / 2;
+				nt += L; ns += rg_ncounters(s->len[r], tau);
 			}
 			if (b == a) {
 				st = RK_ERES;

@@ -16,6 +16,18 @@
 #define RG_EX_PLANE 5
 #define RG_SET 1024         /* reads per j-set */
 #define RG_PAD_ROWS 8       /* rows after the last j-set: loads of starts past the end (>= RG_Y) */
+#define RG_SMEM_SHARED (96 << 10)    /* blocks of several warps: leave L1 room for the rows */
+#define RG_SMEM_MAX (200 << 10)      /* one warp per block: the longest reads */
+
+/* code bytes of a read in shared memory (4-byte loads) */
+static inline int32_t rg_lpad(int32_t len) { return (len + 3) & ~3; }
+/* support counters of a read of length len: its starts x (len - tau + 1 of them), each with the
+ * levels tau .. len - x */
+static inline uint64_t rg_ncounters(int64_t len, int64_t tau)
+{
+	const uint64_t L = len >= tau ? (uint64_t)(len - tau + 1) : 0;
+	return L * (L + 1) / 2;
+}
 
 typedef struct {
 	int64_t code;   /* offset of s_i[x] in the chunk's code bytes */

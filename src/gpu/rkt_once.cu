@@ -7,8 +7,6 @@
 #include "gpu/rkt_gpu.h"
 #include "gpu/rkt_kern.h"
 
-#define RG_SMEM_SHARED (96 << 10)
-#define RG_SMEM_MAX (200 << 10)
 #define RG_ONCE_LAUNCHES 64          /* launches at least (progress lines), */
 #define RG_ONCE_MIN_UNITS (1 << 16)  /* of at least this many units */
 /* A start survives its first tau steps with this probability at most on random reads, else
@@ -93,12 +91,11 @@ static rk_status_t rg_ohost_build(rg_ohost_t *h, const rkt_set_t *s, int64_t lo,
 	if (!h->reads || !h->own || !h->setown || !h->jbase || !h->slen || !pref) goto oom;
 	for (int64_t r = lo; r < hi; r++) {
 		rg_read_t *d = &h->reads[r - lo];
-		const int64_t L = s->len[r] >= tau ? s->len[r] - tau + 1 : 0;
 		d->code = (int64_t)(s->off[r] - s->off[lo]);
 		d->soff = h->n_S;
 		d->slot = pk->slot_of[r];
 		d->len = s->len[r];
-		h->n_S += L * (L + 1) / 2;
+		h->n_S += (int64_t)rg_ncounters(s->len[r], tau);
 	}
 	pref[0] = 0;
 	for (int64_t g = 0; g < pk->n_sets; g++) {
@@ -152,7 +149,7 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
                         int share, int nshare, int n_threads, rkt_cand_t *out, uint32_t **S_host, uint64_t *n_S, int *ran)
 {
 	const int32_t tau = (int32_t)o->tau, k = (int32_t)(o->k < s->max_len ? o->k : s->max_len);
-	const int32_t lr = s->max_len - tau + 1, lpad = (s->max_len + 3) & ~3;
+	const int32_t lr = s->max_len - tau + 1, lpad = rg_lpad(s->max_len);
 	const int64_t nr = hi - lo, nslot = pk->n_sets * RG_SET;
 	const cudaStream_t st_ = rt->st;
 	rgpu_stats_t *sp = rt->stats;
@@ -197,7 +194,7 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 		CUDA_CHECK_GOTO(cudaMalloc(&d.S, 4 * (uint64_t)h.n_S + 4), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.codes, code_b), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.reads, sizeof(rg_read_t) * (size_t)(nr + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (size_t)(nr + 1)), done);
+		if (!S_host) CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (size_t)(nr + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.units, sizeof(rg_unit_t) * (size_t)(h.n_units + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.own, (size_t)pk->n_sets * 32 * 4 + 4), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.setown, (size_t)pk->n_sets + 1), done);
@@ -271,10 +268,7 @@ done:
 extern "C" uint64_t rgpu_rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r)
 {
 	uint64_t off = 0;
-	for (int64_t q = 0; q < r; q++) {
-		const uint64_t L = s->len[q] >= tau ? (uint64_t)(s->len[q] - tau + 1) : 0;
-		off += L * (L + 1) / 2;
-	}
+	for (int64_t q = 0; q < r; q++) off += rg_ncounters(s->len[q], tau);
 	return off;
 }
 
@@ -284,7 +278,6 @@ extern "C" void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, in
 	uint64_t off = rgpu_rkt_support_off(s, tau, lo);
 	for (int64_t r = lo; r < hi; r++) {
 		out[r - lo] = rg_cand_of(S + off, s->len[r], tau, t);
-		const uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
-		off += L * (L + 1) / 2;
+		off += rg_ncounters(s->len[r], tau);
 	}
 }

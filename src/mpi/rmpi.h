@@ -28,10 +28,10 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
  * shape shared data (the partition, the gather), even where their backends differ. */
 int rmpi_any(const rmpi_t *w, int flag);
 
-/* Collective: every rank's n bytes into all (size x n bytes, rank order), on every rank. */
-/* Element-wise sum over the ranks, in place (uint32: wraps): rank r gets the sums of
- * x[off[r] .. off[r + 1]); the rest of its x is left undefined. */
+/* Collective: element-wise sum over the ranks, in place (uint32: wraps): rank r gets the
+ * sums of x[off[r] .. off[r + 1]); the rest of its x is left undefined. */
 void rmpi_sum_u32_to(const rmpi_t *w, uint32_t *x, const uint64_t *off);
+/* Collective: every rank's n bytes into all (size x n bytes, rank order), on every rank. */
 void rmpi_allgather(const rmpi_t *w, const void *mine, size_t n, void *all);
 /* Collective: root's *x to every rank. */
 void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x);
