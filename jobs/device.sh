@@ -7,7 +7,7 @@
 #        (the same, rkt only, against a build of an older src/ carried in .deps/old/src: e.g.
 #        `git archive 95b8251 src | tar -x -C .deps/old`; shows what a fix changed),
 #        sanitize (all four compute-sanitizer tools on every kernel, SAN_WORK of: rkt (walk-twice, chunked)
-#        rktonce (walk-once) ham hampairs; run it after every kernel change),
+#        rktonce (walk-once) rktipc (walk-once on 2 ranks, summed between the devices) ham hampairs; run it after every kernel change),
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
 #        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
@@ -48,8 +48,11 @@ for stage in "$@"; do
 		./build-gpu/rktlcs hamming /tmp/san_h.fa --backend cpu -q -o /tmp/san_h_ref.tsv
 		./build-gpu/rktlcs hamming /tmp/san_h.fa --max-dist 20 --backend cpu -q -o /tmp/san_hp_ref.tsv
 		for tool in memcheck racecheck initcheck synccheck; do
-			for w in ${SAN_WORK:-rkt rktonce ham hampairs}; do
+			for w in ${SAN_WORK:-rkt rktonce rktipc ham hampairs}; do
+				pre=()
 				case $w in
+				rktipc) pre=(mpirun --oversubscribe -np 2 -x LD_LIBRARY_PATH)  # walk-once shares summed between the devices
+					args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				rkt) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --device-memory 2M --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				rktonce) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				ham) args=(hamming /tmp/san_h.fa --backend gpu -q -o /tmp/san_h.tsv); ref=/tmp/san_h_ref.tsv; got=/tmp/san_h.tsv ;;
@@ -58,7 +61,11 @@ for stage in "$@"; do
 				rm -f "$got"
 				sl=${SAN_LOGDIR:-$OUT}/sanitize-$tool-$w.log
 				mkdir -p "$(dirname "$sl")"
-				compute-sanitizer --tool $tool --error-exitcode 9 --log-file "$sl" ./build-gpu/rktlcs "${args[@]}"
+				# initcheck cannot see another process initialise the memory a rank maps through CUDA
+				# IPC (each rank's own initcheck covers its memset and kernels): API copies unchecked
+				extra=(); [ -n "${pre:-}" ] && [ $tool = initcheck ] && extra=(--check-api-memory-access no)
+				"${pre[@]}" compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 9 --log-file "$sl${pre:+.%p}" ./build-gpu/rktlcs "${args[@]}"
+				[ -z "${pre:-}" ] || cat "$sl".* > "$sl" 2>/dev/null
 				r=$?
 				sum=$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$sl" | head -2 | tr '\n' ' ')
 				[ $r -eq 0 ] || cp "$sl" "$OUT/" 2>/dev/null
@@ -84,10 +91,10 @@ for stage in "$@"; do
 	hamrandom) mkdir -p /tmp/thr && ./build-gpu/tests/test_ham random ./build-gpu/rktlcs /tmp/thr ${HAM_SETS:-200} 2>&1 | tail -5 || rc=1 ;;
 	hambench) bash jobs/bench-ham-gpu.sh build-gpu ${HAM_N:-100000} 2>&1 | tee "$OUT/hambench.log" || rc=1 ;;
 	bench) bash jobs/bench-rkt-gpu.sh build-gpu "${BENCH:-paper scale mplex}" 2> "$OUT/bench.err" | tee "$OUT/bench.log" || rc=1 ;;
-	profile)  # one launch of the support kernel under Nsight Compute
+	profile)  # one launch of a Rkt kernel under Nsight Compute (PROF_KERNEL: rg_support walks twice, rg_once once)
 		f=${PROF_FILE:-/tmp/prof.fa}
 		[ -n "${PROF_FILE:-}" ] || ./build-gpu/tests/rkt_genreads ${PROF_N:-100000} 51 1 > /tmp/prof.fa
-		ncu --launch-count 1 --kernel-name regex:rg_support --metrics ${NCU_METRICS:-sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__thread_inst_executed.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active} \
+		ncu --launch-count 1 --launch-skip ${PROF_SKIP:-0} --kernel-name regex:${PROF_KERNEL:-rg_support} --metrics ${NCU_METRICS:-sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__thread_inst_executed.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active} \
 			./build-gpu/rktlcs "$f" -k ${PROF_K:-3} -t 1000 -tau 15 --backend gpu -q -o /tmp/prof.tsv 2>&1 | grep -vE '^==PROF==|^\s*$' | tail -25 ;;
 	dp) # GPU lev/lcs against the CPU (tests/test_gpu_dp.c) and the split pair on GPU ranks
 		# the pipeline section (the long kernel under forced tunings) in a process of its own, one

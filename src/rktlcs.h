@@ -90,7 +90,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_RKT_GPU_TWICE=1   Rkt-LCS on the GPU walks each pair of reads from both of them, as
  *                            before walk-once (the baseline of jobs/bench-rkt-gpu.sh); -1: walks
  *                            each pair once whenever it fits, even where most starts survive
- *   RKTLCS_GPU_ONCE_MINB=2   the walk-once kernel without its 64-register cap (benchmarks) */
+ *   RKTLCS_GPU_ONCE_MINB=2   the walk-once kernel without its 64-register cap (benchmarks)
+ *   RKTLCS_RKT_HOST_SUM=1    Rkt-LCS on several GPU ranks of one node: sum the supports through
+ *                            the host and MPI, not between the devices (CUDA IPC) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -105,6 +107,7 @@ typedef struct {
 	int read_each;            /* every rank reads a regular input file (default: rank 0 reads and broadcasts) */
 	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
+	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -66,6 +66,19 @@ done
 timeout 300 "$mpiexec" --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_RKT_GPU_TWICE=1 "$cli" "$shared/paper-reads/1k.fasta" -k 10 -t 100 -tau 30 \
 	--backend gpu -o "$tmp/tw.tsv" --candidates "$tmp/tw_c.tsv" --occurrences -q
 cmp -s "$tmp/r_cpu.tsv" "$tmp/tw.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/tw_c.tsv" && ok "mpirun -np 2 walk-twice = cpu" || bad "mpirun -np 2 walk-twice differs"
+# several GPU ranks of one node sum the walk-once supports between the devices (CUDA IPC),
+# or through the host (RKTLCS_RKT_HOST_SUM=1): rank 0's debug line says which ran
+"$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 1000 -tau 15 --backend cpu -o "$tmp/s_cpu.tsv" --candidates "$tmp/s_cpu_c.tsv" -q
+for how in ipc:"between the devices" host:"through the host"; do
+	IFS=: read -r name want <<< "$how"
+	hs=0; [ "$name" = host ] && hs=1
+	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
+		-k 3 -t 1000 -tau 15 --backend gpu -o "$tmp/s_$name.tsv" --candidates "$tmp/s_${name}_c.tsv" -v 2> "$tmp/s_$name.err"
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "rank 0: supports summed $want" "$tmp/s_$name.err" && cmp -s "$tmp/s_cpu.tsv" "$tmp/s_$name.tsv" \
+		&& cmp -s "$tmp/s_cpu_c.tsv" "$tmp/s_${name}_c.tsv"; then ok "mpirun -np 3 walk-once, supports summed $want = cpu"
+	else bad "mpirun -np 3 supports summed $want: exit $rc, $(grep -o 'supports summed [a-z ]*' "$tmp/s_$name.err" | head -1), or output differs"; fi
+done
 # hamming: GPU = CPU on the real alignments (matrix, -a, -k, caps, sparse), and under MPI
 zcat "$shared/rRNA16S.gold.NAST_ALIGNED.fasta.gz" > "$tmp/16s.fa"
 for c in "16s.fa|" "16s.fa|-a" "16s.fa|-k -L" "16s.fa|--max-dist 100" "16s.fa|-a -x 50 --max-dist 60" "@mers46_parsnp_core.fasta|-m" "@mothur_HA_H1N1pdm.fasta.gz|-a -k"; do

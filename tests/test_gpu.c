@@ -89,6 +89,44 @@ static int share_run(const rkt_set_t *set, long k, long t, long tau, int nshare,
 	return 1;
 }
 
+/* The same on the device (rgpu_rkt_sup_*), as GPU ranks on one node sum them: share q owns
+ * reads [b[q], b[q+1]) (random bounds), adds the other shares' counters of them to its own
+ * (through CUDA IPC where the runtime opens handles of its own process, as the emulator
+ * does; else from the other share directly) and takes their candidates on the device. */
+static int share_dev_run(const rkt_set_t *set, long k, long t, long tau, int nshare, rkt_cand_t *got, const char *what)
+{
+	rkt_opt_t o;
+	rgpu_opt_t g;
+	rgpu_rkt_sup_t *u[4] = { 0 };
+	int64_t b[5];
+	unsigned char h[4 * RGPU_IPC_BYTES];
+	rkt_opt_init(&o);
+	rgpu_opt_init(&g);
+	o.k = k; o.t = t; o.tau = tau;
+	rk_tune.rkt_gpu_twice = -1;
+	b[0] = 0; b[nshare] = set->n;
+	for (int q = 1; q < nshare; q++) b[q] = tu_range(b[q - 1], set->n);
+	for (int q = 0; q < nshare; q++) {
+		CHECK(rgpu_rkt_sup_run(&o, set, q, nshare, &g, &u[q], 0) == RK_OK, "%s: rgpu_rkt_sup_run failed: %s", what, rk_error());
+		if (!u[q]) {
+			CHECK(q == 0, "%s: share %d of %d has no supports", what, q, nshare);
+			return 0;
+		}
+		CHECK(rgpu_rkt_sup_export(u[q], h + (size_t)q * RGPU_IPC_BYTES) == RK_OK, "%s: export: %s", what, rk_error());
+	}
+	for (int q = 0; q < nshare; q++) {
+		const uint64_t off = rgpu_rkt_support_off(set, tau, b[q]), n = rgpu_rkt_support_off(set, tau, b[q + 1]) - off;
+		if (rgpu_rkt_sup_open_peers(u[q], h, nshare, q) == RK_OK)
+			CHECK(rgpu_rkt_sup_add(u[q], 0, off, n) == RK_OK, "%s: add peers: %s", what, rk_error());
+		else
+			for (int r = 0; r < nshare; r++)
+				if (r != q) CHECK(rgpu_rkt_sup_add(u[q], u[r], off, n) == RK_OK, "%s: add: %s", what, rk_error());
+		CHECK(rgpu_rkt_sup_cands(u[q], b[q], b[q + 1], got + b[q]) == RK_OK, "%s: cands: %s", what, rk_error());
+	}
+	for (int q = 0; q < nshare; q++) rgpu_rkt_sup_free(u[q]);
+	return 1;
+}
+
 static void cpu_run(const rkt_set_t *set, long k, long t, long tau, rkt_cand_t *want)
 {
 	rkt_opt_t o;
@@ -129,6 +167,11 @@ static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const c
 	parts = (int)tu_range(2, 4);
 	if (share_run(&set, k, t, tau, parts, got, what)) {
 		snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d shares summed)", what, k, t, tau, parts);
+		same(got, want, m, w, "cpu");
+	}
+	parts = (int)tu_range(2, 4);
+	if (share_dev_run(&set, k, t, tau, parts, got, what)) {
+		snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d shares summed on the device)", what, k, t, tau, parts);
 		same(got, want, m, w, "cpu");
 	}
 	parts = (int)tu_range(2, 4);

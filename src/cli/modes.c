@@ -122,7 +122,9 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	rio_set_threads(rmpi_threads(&w, c));
+	if (c->backend != RK_BACKEND_CPU) rgpu_warm_start(w.local_rank);
 	st = ops->run(&w, o);
+	rgpu_warm_join();
 	rmpi_finalize(&w);
 	return rk_exit_code(st);
 }

@@ -36,6 +36,12 @@ static inline void rgpu_opt_init(rgpu_opt_t *g)
 int rgpu_device_count(void);
 /* Name of device dev into buf (for logs); RK_ERES when unusable. */
 rk_status_t rgpu_device_name(int dev, char *buf, int len);
+/* Create the CUDA context of the device a rank with this node-local index will use
+ * (local_rank % devices, as the backend policy picks it) on a thread of its own, so that
+ * the 0.2-0.4 s it takes overlaps reading the input. Errors are left for the real use to
+ * report. rgpu_warm_join waits for it (idempotent); rgpu_rt_init calls it. */
+void rgpu_warm_start(int local_rank);
+void rgpu_warm_join(void);
 #else
 static inline int rgpu_device_count(void) { return 0; }
 static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
@@ -45,6 +51,8 @@ static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
 	rk_set_error("this rktlcs was built without CUDA");
 	return RK_ERES;
 }
+static inline void rgpu_warm_start(int local_rank) { (void)local_rank; }
+static inline void rgpu_warm_join(void) {}
 #endif
 
 #ifdef __cplusplus

@@ -127,7 +127,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) { rg_dev_free(&d); return st; }
 	{
 		int ran = 0;
-		if ((st = rg_once_run(o, s, lo, hi, &pk, &d.rt, 0, 1, g->n_threads, out, 0, 0, &ran)) != RK_OK || ran) goto done;
+		if ((st = rg_once_run(o, s, lo, hi, &pk, &d.rt, 0, 1, out, 0, &ran)) != RK_OK || ran) goto done;
 	}
 	{
 		const uint64_t row_b = RG_ROW * 4, meta = (uint64_t)pk.n_sets * 13 + 64;
@@ -263,22 +263,10 @@ done:
 extern "C" rk_status_t rgpu_rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,
                                          uint32_t **S, uint64_t *n_S, rgpu_stats_t *stats)
 {
-	rgpu_stats_t dummy;
-	rgpu_stats_t *sp = stats ? stats : &dummy;
-	rk_status_t st;
-	rg_pack_t pk;
-	rgpu_rt_t rt;
-	int ran = 0;
-	double t_start = rk_realtime();
+	rgpu_rkt_sup_t *u = 0;
+	rk_status_t st = rgpu_rkt_sup_run(o, s, share, nshare, g, &u, stats);
 	*S = 0; *n_S = 0;
-	memset(sp, 0, sizeof *sp);
-	if (o->k < 0 || o->t < 1 || o->tau < 1 || o->tau > s->max_len || s->max_len > rgpu_rkt_max_len(o->tau)) return RK_OK;
-	if ((st = rgpu_rt_init(&rt, g, sp)) != RK_OK) { rgpu_rt_free(&rt); return st; }
-	if ((st = rg_pack_build(&pk, s, g->n_threads)) == RK_OK) {
-		st = rg_once_run(o, s, 0, s->n, &pk, &rt, share, nshare, g->n_threads, 0, S, n_S, &ran);
-		rg_pack_free(&pk);
-	}
-	rgpu_rt_free(&rt);
-	sp->total_s = rk_realtime() - t_start;
+	if (!st && u) st = rgpu_rkt_sup_to_host(u, g->n_threads, S, n_S);
+	rgpu_rkt_sup_free(u);
 	return st;
 }

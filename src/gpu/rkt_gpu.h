@@ -27,6 +27,29 @@ rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t 
  * survive tau, it does not fit the device): then every rank runs rgpu_rkt_candidates. */
 rk_status_t rgpu_rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,
                               uint32_t **S, uint64_t *n_S, rgpu_stats_t *st);
+/* The same share, its supports kept on the device for the ranks to sum there: *sup = 0
+ * (and RK_OK) when walk-once does not apply; else the caller frees it with
+ * rgpu_rkt_sup_free. The device is g->device; the calls below use it. */
+typedef struct rgpu_rkt_sup_s rgpu_rkt_sup_t;
+rk_status_t rgpu_rkt_sup_run(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,
+                             rgpu_rkt_sup_t **sup, rgpu_stats_t *st);
+void rgpu_rkt_sup_free(rgpu_rkt_sup_t *sup);
+/* All its counters to a host buffer allocated here (*S, freed by the caller), through a
+ * pinned buffer and n_threads copying threads. */
+rk_status_t rgpu_rkt_sup_to_host(rgpu_rkt_sup_t *sup, int n_threads, uint32_t **S, uint64_t *n_S);
+/* Between processes on one node (CUDA IPC): export writes RGPU_IPC_BYTES naming the
+ * supports; open_peers opens the n handles h[q * RGPU_IPC_BYTES] but its own (self) and
+ * adds nothing: on RK_ERES (IPC impossible between these ranks: a message, not fatal)
+ * none is open. */
+#define RGPU_IPC_BYTES 64
+rk_status_t rgpu_rkt_sup_export(const rgpu_rkt_sup_t *sup, unsigned char *h);
+rk_status_t rgpu_rkt_sup_open_peers(rgpu_rkt_sup_t *sup, const unsigned char *h, int n, int self);
+/* Counters [off, off + n) of other (in this process), or of every opened peer when other
+ * is NULL (then closing them: the peers may free theirs once every rank is past this), added
+ * to sup's own. */
+rk_status_t rgpu_rkt_sup_add(rgpu_rkt_sup_t *sup, const rgpu_rkt_sup_t *other, uint64_t off, uint64_t n);
+/* Candidates of reads [lo, hi) from sup's counters (summed by now), computed on the device. */
+rk_status_t rgpu_rkt_sup_cands(rgpu_rkt_sup_t *sup, int64_t lo, int64_t hi, rkt_cand_t *out);
 /* Offset of read r's supports in S (the number of counters of reads 0 .. r - 1). */
 uint64_t rgpu_rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r);
 /* Candidates of reads [lo, hi) from the summed supports of those reads (host). */

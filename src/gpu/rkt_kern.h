@@ -142,6 +142,8 @@ cudaError_t rg_launch_once(const rg_oparams_t *p, int warps, int blocks, cudaStr
 /* Candidates of nr reads of a walk-once call, in the order of `reads`. */
 cudaError_t rg_launch_ocand(const uint32_t *S, const rg_read_t *reads, int64_t nr, int32_t tau, int64_t t,
                             rkt_cand_t *out, cudaStream_t st);
+/* dst[0, n) += src[0, n) */
+cudaError_t rg_launch_add(uint32_t *dst, const uint32_t *src, int64_t n, cudaStream_t st);
 cudaError_t rg_launch_cand(const uint32_t *S, const int64_t *rtask, const rg_task_t *tasks, int64_t nr,
                            int32_t tau, int64_t t, rkt_cand_t *out, cudaStream_t st);
 #endif

@@ -443,3 +443,23 @@ cudaError_t rg_launch_ocand(const uint32_t *S, const rg_read_t *reads, int64_t n
 	return cudaGetLastError();
 #endif
 }
+
+/* dst[i] += src[i] (uint32, wrapping: the supports' differences of several shares) */
+__global__ void rg_add_kernel(uint32_t *dst, const uint32_t *src, int64_t n)
+{
+	const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) dst[i] += src[i];
+}
+
+cudaError_t rg_launch_add(uint32_t *dst, const uint32_t *src, int64_t n, cudaStream_t st)
+{
+	if (n <= 0) return cudaSuccess;
+	const unsigned blocks = (unsigned)((n + 255) / 256);  /* n <= 2^31 x 256: the callers add in chunks */
+#ifdef RG_EMU
+	(void)st;
+	return emu_launch(blocks, 256, 0, false, [=]() { rg_add_kernel(dst, src, n); });
+#else
+	rg_add_kernel<<<blocks, 256, 0, st>>>(dst, src, n);
+	return cudaGetLastError();
+#endif
+}

@@ -33,7 +33,6 @@ typedef struct {
 	rg_unit_t *units;
 	unsigned long long *next;
 	rkt_cand_t *cand;
-	void *stage;   /* pinned host memory */
 } rg_odev_t;
 
 static void rg_odev_free(rg_odev_t *d)
@@ -42,7 +41,6 @@ static void rg_odev_free(rg_odev_t *d)
 	cudaFree(d->ne); cudaFree(d->own); cudaFree(d->S); cudaFree(d->T); cudaFree(d->stamp); cudaFree(d->jrow);
 	cudaFree(d->jbase); cudaFree(d->jlen); cudaFree(d->slen); cudaFree(d->jmixed); cudaFree(d->setown);
 	cudaFree(d->codes); cudaFree(d->reads); cudaFree(d->units); cudaFree(d->next); cudaFree(d->cand);
-	if (d->stage) cudaFreeHost(d->stage);
 	memset(d, 0, sizeof *d);
 }
 
@@ -69,6 +67,41 @@ typedef struct {
 	int32_t *slen;
 	int64_t n_units, n_S;
 } rg_ohost_t;
+
+/* Within a launch, the costliest units first (longest-processing-time order): the warps
+ * that finish early pick up the cheap ones, so the launch does not wait on one warp's last
+ * full unit. The order changes no result: the supports are sums. */
+typedef struct { int64_t cost; int64_t i; } rg_ucost_t;
+static int rg_ucost_cmp(const void *a, const void *b)
+{
+	const rg_ucost_t *x = (const rg_ucost_t *)a, *y = (const rg_ucost_t *)b;
+	if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static rk_status_t rg_units_lpt(rg_unit_t *u, int64_t n, const rg_read_t *reads, const int32_t *jlen, int64_t n_sets,
+                                int32_t tau, int64_t per)
+{
+	rg_ucost_t *c = (rg_ucost_t *)malloc(sizeof(rg_ucost_t) * (size_t)(per + 1));
+	rg_unit_t *tmp = (rg_unit_t *)malloc(sizeof(rg_unit_t) * (size_t)(per + 1));
+	int64_t *pre = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_sets + 1));
+	if (!c || !tmp || !pre) { free(c); free(tmp); free(pre); rk_set_error("out of memory ordering the GPU units"); return RK_ERES; }
+	pre[0] = 0;
+	for (int64_t g = 0; g < n_sets; g++) pre[g + 1] = pre[g] + (jlen[g] >= tau ? jlen[g] - tau + 1 : 1);
+	for (int64_t b = 0; b < n; b += per) {
+		const int64_t m = n - b < per ? n - b : per;
+		for (int64_t q = 0; q < m; q++) {
+			const rg_unit_t *x = &u[b + q];
+			c[q].cost = (int64_t)(reads[x->read].len - tau + 1) * (pre[x->s1] - pre[x->s0]);
+			c[q].i = q;
+		}
+		qsort(c, (size_t)m, sizeof *c, rg_ucost_cmp);
+		for (int64_t q = 0; q < m; q++) tmp[q] = u[b + c[q].i];
+		memcpy(u + b, tmp, sizeof(rg_unit_t) * (size_t)m);
+	}
+	free(c); free(tmp); free(pre);
+	return RK_OK;
+}
 
 static void rg_ohost_free(rg_ohost_t *h)
 {
@@ -146,7 +179,7 @@ oom:
 #define UP(dst, src, n) CUDA_CHECK_GOTO(cudaMemcpyAsync((dst), (src), (n), cudaMemcpyHostToDevice, st_), done)
 
 rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, rgpu_rt_t *rt,
-                        int share, int nshare, int n_threads, rkt_cand_t *out, uint32_t **S_host, uint64_t *n_S, int *ran)
+                        int share, int nshare, rkt_cand_t *out, rg_okeep_t *keep, int *ran)
 {
 	const int32_t tau = (int32_t)o->tau, k = (int32_t)(o->k < s->max_len ? o->k : s->max_len);
 	const int32_t lr = s->max_len - tau + 1, lpad = rg_lpad(s->max_len);
@@ -194,7 +227,7 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 		CUDA_CHECK_GOTO(cudaMalloc(&d.S, 4 * (uint64_t)h.n_S + 4), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.codes, code_b), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.reads, sizeof(rg_read_t) * (size_t)(nr + 1)), done);
-		if (!S_host) CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (size_t)(nr + 1)), done);
+		if (!keep) CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (size_t)(nr + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.units, sizeof(rg_unit_t) * (size_t)(h.n_units + 1)), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.own, (size_t)pk->n_sets * 32 * 4 + 4), done);
 		CUDA_CHECK_GOTO(cudaMalloc(&d.setown, (size_t)pk->n_sets + 1), done);
@@ -212,6 +245,9 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 		CUDA_CHECK_GOTO(cudaMemsetAsync(d.S, 0, 4 * (uint64_t)h.n_S + 4, st_), done);
 		UP(d.codes, s->code + s->off[lo], s->off[hi] - s->off[lo]);
 		UP(d.reads, h.reads, sizeof(rg_read_t) * (size_t)nr);
+		int64_t per = (h.n_units + RG_ONCE_LAUNCHES - 1) / RG_ONCE_LAUNCHES;
+		if (per < RG_ONCE_MIN_UNITS) per = RG_ONCE_MIN_UNITS;
+		if ((st = rg_units_lpt(h.units, h.n_units, h.reads, pk->jlen, pk->n_sets, tau, per)) != RK_OK) goto done;
 		UP(d.units, h.units, sizeof(rg_unit_t) * (size_t)h.n_units);
 		UP(d.own, h.own, (size_t)pk->n_sets * 32 * 4);
 		UP(d.setown, h.setown, (size_t)pk->n_sets);
@@ -224,8 +260,6 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 		p.ne = d.ne; p.jrow = d.jrow; p.jlen = d.jlen; p.jmixed = d.jmixed; p.codes = d.codes; p.reads = d.reads;
 		p.own = d.own; p.setown = d.setown; p.jbase = d.jbase; p.slen = d.slen; p.S = d.S; p.T = d.T;
 		p.stamp = d.stamp; p.next = d.next;
-		int64_t per = (h.n_units + RG_ONCE_LAUNCHES - 1) / RG_ONCE_LAUNCHES;
-		if (per < RG_ONCE_MIN_UNITS) per = RG_ONCE_MIN_UNITS;
 		rk_progress_start(&prog, "rkt gpu: units (read x 32 j-sets), each pair once", (double)h.n_units);
 		for (int64_t ub = 0; ub < h.n_units; ub += per) {
 			p.units = d.units + ub;
@@ -235,20 +269,9 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 			if ((st = rgpu_rt_timed(rt, rg_once_launch_cb, &a)) != RK_OK) goto done;
 			rk_progress(&prog, (double)(ub + p.n_units));
 		}
-		if (S_host) {
-			*n_S = (uint64_t)h.n_S;
-			if (!(*S_host = (uint32_t *)malloc(4 * (size_t)h.n_S + 4))) { st = RK_ERES; rk_set_error("out of memory for %lld support counters", (long long)h.n_S); goto done; }
-			/* through a pinned buffer: a pageable copy runs at ~1.6 GB/s (H200 host) */
-			const double t0 = rk_realtime();
-			const size_t nb = 4 * (size_t)h.n_S, blk = (size_t)1 << 27;
-			CUDA_CHECK_GOTO(cudaMallocHost(&d.stage, blk < nb ? blk : nb + 4), done);
-			for (size_t o = 0; o < nb; o += blk) {
-				const size_t c = nb - o < blk ? nb - o : blk;
-				CUDA_CHECK_GOTO(cudaMemcpyAsync(d.stage, (const char *)d.S + o, c, cudaMemcpyDeviceToHost, st_), done);
-				CUDA_CHECK_GOTO(cudaStreamSynchronize(st_), done);
-				rg_par_memcpy((char *)*S_host + o, d.stage, c, n_threads);
-			}
-			rk_debug("rkt gpu: %.3g GB of supports to the host in %.3f s", 1e-9 * (double)nb, rk_realtime() - t0);
+		if (keep) {  /* the supports and the reads' table stay on the device, the rest is freed */
+			keep->S = d.S; keep->reads = d.reads; keep->nr = nr; keep->n_S = (uint64_t)h.n_S;
+			d.S = 0; d.reads = 0;
 		} else {
 			rg_ocand_arg_t ca = { d.S, d.reads, nr, tau, o->t, d.cand };
 			if ((st = rgpu_rt_timed(rt, rg_ocand_cb, &ca)) != RK_OK) goto done;
@@ -259,9 +282,149 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 	}
 done:
 	rk_progress_end(&prog);
-	if (st && S_host) { free(*S_host); *S_host = 0; }
 	rg_odev_free(&d);
 	rg_ohost_free(&h);
+	return st;
+}
+
+/* ---- a share's supports kept on the device (rkt_gpu.h) ---- */
+
+#define RG_ADD_CHUNK ((uint64_t)1 << 24)  /* counters per peer copy and add (64 MB) */
+
+struct rgpu_rkt_sup_s {
+	rgpu_rt_t rt;
+	rgpu_stats_t *stats, own;  /* the caller's, else own */
+	rg_okeep_t k;
+	int32_t tau;
+	int64_t t;
+	uint32_t **peer;   /* other ranks' supports, opened through CUDA IPC */
+	int n_peer;
+	uint32_t *tmp;     /* RG_ADD_CHUNK counters copied from a peer */
+};
+
+extern "C" void rgpu_rkt_sup_free(rgpu_rkt_sup_t *u)
+{
+	if (!u) return;
+	/* unchecked: runs on error paths too, where the first error is the one to report */
+	for (int q = 0; q < u->n_peer; q++) if (u->peer[q]) cudaIpcCloseMemHandle(u->peer[q]);
+	free(u->peer);
+	cudaFree(u->k.S); cudaFree(u->k.reads); cudaFree(u->tmp);
+	rgpu_rt_free(&u->rt);
+	free(u);
+}
+
+extern "C" rk_status_t rgpu_rkt_sup_run(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,
+                                        rgpu_rkt_sup_t **sup, rgpu_stats_t *stats)
+{
+	rk_status_t st;
+	rg_pack_t pk;
+	int ran = 0;
+	double t_start = rk_realtime();
+	*sup = 0;
+	if (o->k < 0 || o->t < 1 || o->tau < 1 || o->tau > s->max_len || s->max_len > rgpu_rkt_max_len(o->tau)) return RK_OK;
+	rgpu_rkt_sup_t *u = (rgpu_rkt_sup_t *)calloc(1, sizeof *u);
+	if (!u) { rk_set_error("out of memory"); return RK_ERES; }
+	u->stats = stats ? stats : &u->own;
+	u->tau = (int32_t)o->tau; u->t = o->t;
+	memset(u->stats, 0, sizeof *u->stats);
+	if ((st = rgpu_rt_init(&u->rt, g, u->stats)) == RK_OK && (st = rg_pack_build(&pk, s, g->n_threads)) == RK_OK) {
+		st = rg_once_run(o, s, 0, s->n, &pk, &u->rt, share, nshare, 0, &u->k, &ran);
+		rg_pack_free(&pk);
+	}
+	u->stats->total_s = rk_realtime() - t_start;
+	if (st || !ran) { rgpu_rkt_sup_free(u); return st; }
+	*sup = u;
+	return RK_OK;
+}
+
+extern "C" rk_status_t rgpu_rkt_sup_to_host(rgpu_rkt_sup_t *u, int n_threads, uint32_t **S, uint64_t *n_S)
+{
+	void *stage = 0;
+	const size_t nb = 4 * (size_t)u->k.n_S, blk = (size_t)1 << 27;
+	const double t0 = rk_realtime();
+	rk_status_t st = RK_OK;
+	*n_S = u->k.n_S;
+	if (!(*S = (uint32_t *)malloc(nb + 4))) { rk_set_error("out of memory for %llu support counters", (unsigned long long)u->k.n_S); return RK_ERES; }
+	/* through a pinned buffer: a pageable copy runs at ~1.6 GB/s (H200 host) */
+	CUDA_CHECK_GOTO(cudaMallocHost(&stage, blk < nb ? blk : nb + 4), done);
+	for (size_t o = 0; o < nb; o += blk) {
+		const size_t c = nb - o < blk ? nb - o : blk;
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(stage, (const char *)u->k.S + o, c, cudaMemcpyDeviceToHost, u->rt.st), done);
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(u->rt.st), done);
+		rg_par_memcpy((char *)*S + o, stage, c, n_threads);
+	}
+	rk_debug("rkt gpu: %.3g GB of supports to the host in %.3f s", 1e-9 * (double)nb, rk_realtime() - t0);
+done:
+	if (stage) cudaFreeHost(stage);
+	if (st) { free(*S); *S = 0; }
+	return st;
+}
+
+extern "C" rk_status_t rgpu_rkt_sup_export(const rgpu_rkt_sup_t *u, unsigned char *h)
+{
+	cudaIpcMemHandle_t m;
+	CUDA_CHECK(cudaIpcGetMemHandle(&m, u->k.S));
+	memset(h, 0, RGPU_IPC_BYTES);
+	memcpy(h, &m, sizeof m < RGPU_IPC_BYTES ? sizeof m : RGPU_IPC_BYTES);
+	return RK_OK;
+}
+
+extern "C" rk_status_t rgpu_rkt_sup_open_peers(rgpu_rkt_sup_t *u, const unsigned char *h, int n, int self)
+{
+	if (!(u->peer = (uint32_t **)calloc((size_t)n + 1, sizeof *u->peer))) { rk_set_error("out of memory"); return RK_ERES; }
+	u->n_peer = n;
+	for (int q = 0; q < n; q++) {
+		if (q == self) continue;
+		cudaIpcMemHandle_t m;
+		memcpy(&m, h + (size_t)q * RGPU_IPC_BYTES, sizeof m);
+		const cudaError_t e = cudaIpcOpenMemHandle((void **)&u->peer[q], m, cudaIpcMemLazyEnablePeerAccess);
+		if (e != cudaSuccess) {
+			cudaGetLastError();
+			rk_set_error("CUDA IPC: the supports of rank %d cannot be opened: %s", q, cudaGetErrorString(e));
+			for (int r = 0; r < q; r++) if (u->peer[r]) cudaIpcCloseMemHandle(u->peer[r]);
+			free(u->peer); u->peer = 0; u->n_peer = 0;
+			return RK_ERES;
+		}
+	}
+	return RK_OK;
+}
+
+extern "C" rk_status_t rgpu_rkt_sup_add(rgpu_rkt_sup_t *u, const rgpu_rkt_sup_t *other, uint64_t off, uint64_t n)
+{
+	if (off + n > u->k.n_S || (other && off + n > other->k.n_S)) { rk_set_error("support range out of bounds"); return RK_ERES; }
+	if (!u->tmp && n) CUDA_CHECK(cudaMalloc(&u->tmp, 4 * (n < RG_ADD_CHUNK ? n : RG_ADD_CHUNK)));
+	for (int q = other ? -1 : 0; q < (other ? 0 : u->n_peer); q++) {
+		const uint32_t *src = other ? other->k.S : u->peer[q];
+		if (!src) continue;
+		for (uint64_t a = 0; a < n; a += RG_ADD_CHUNK) {
+			const uint64_t c = n - a < RG_ADD_CHUNK ? n - a : RG_ADD_CHUNK;
+			/* a copy, not a kernel reading the peer: it takes NVLink or the host, whatever joins the two */
+			CUDA_CHECK(cudaMemcpyAsync(u->tmp, src + off + a, 4 * c, cudaMemcpyDefault, u->rt.st));
+			CUDA_CHECK(rg_launch_add(u->k.S + off + a, u->tmp, (int64_t)c, u->rt.st));
+		}
+	}
+	CUDA_CHECK(cudaStreamSynchronize(u->rt.st));
+	/* closed now: a peer may free its supports as soon as every rank has added them */
+	for (int q = 0; !other && q < u->n_peer; q++) if (u->peer[q]) { CUDA_CHECK(cudaIpcCloseMemHandle(u->peer[q])); u->peer[q] = 0; }
+	return RK_OK;
+}
+
+extern "C" rk_status_t rgpu_rkt_sup_cands(rgpu_rkt_sup_t *u, int64_t lo, int64_t hi, rkt_cand_t *out)
+{
+	rkt_cand_t *d = 0;
+	rk_status_t st = RK_OK;
+	if (lo < 0 || hi > u->k.nr || lo > hi) { rk_set_error("read range out of bounds"); return RK_ERES; }
+	if (hi == lo) return RK_OK;
+	CUDA_CHECK(cudaMalloc(&d, sizeof(rkt_cand_t) * (size_t)(hi - lo)));
+	{
+		rg_ocand_arg_t ca = { u->k.S, u->k.reads + lo, hi - lo, u->tau, u->t, d };
+		if ((st = rgpu_rt_timed(&u->rt, rg_ocand_cb, &ca)) != RK_OK) goto done;
+		u->stats->n_launch--;  /* launches count the support kernels */
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(out, d, sizeof(rkt_cand_t) * (size_t)(hi - lo), cudaMemcpyDeviceToHost, u->rt.st), done);
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(u->rt.st), done);
+	}
+done:
+	cudaFree(d);
 	return st;
 }
 

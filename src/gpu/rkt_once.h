@@ -7,15 +7,24 @@
 #include "gpu/rkt_pack.h"
 #include "algo/rkt.h"
 
+/* A call's supports left on the device (rg_once_run with keep): n_S counters of reads
+ * lo .. hi - 1 (nr of them) at reads[r].soff, and the reads' table. Freed by the owner of
+ * the keep (rgpu_rkt_sup_free). */
+typedef struct {
+	uint32_t *S;
+	rg_read_t *reads;
+	int64_t nr;
+	uint64_t n_S;
+} rg_okeep_t;
+
 /* Candidates of reads [lo, hi) into out, when the whole call fits the budget at once (every
  * owned read's counters, all j-set rows, the warps' tables); *ran = 0 and RK_OK when it does
  * not (or walk-once does not pay, or RKTLCS_RKT_GPU_TWICE is set): the caller then walks each
  * pair from both reads. Only units share, share + nshare, ... are walked (nshare 1: all).
- * With S_host, the support differences of the owned reads are copied to a buffer allocated
- * here (*S_host, *n_S counters; the caller frees it; copied on n_threads host threads)
- * instead of candidates going to out.
- * Frees what it allocates. */
+ * With keep, the support differences and the reads' table stay on the device in *keep
+ * (the caller frees them) instead of candidates going to out.
+ * Frees what else it allocates. */
 rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, rgpu_rt_t *rt,
-                        int share, int nshare, int n_threads, rkt_cand_t *out, uint32_t **S_host, uint64_t *n_S, int *ran);
+                        int share, int nshare, rkt_cand_t *out, rg_okeep_t *keep, int *ran);
 
 #endif

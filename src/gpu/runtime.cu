@@ -1,8 +1,31 @@
 /* Device discovery and the shared runtime of the modes' host drivers. A missing driver or
  * no device counts as "no GPU", not as an error. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "gpu/rgpu_rt.h"
+
+static pthread_t rgpu_warm_thr;
+static int rgpu_warm_on;
+
+static void *rgpu_warm_main(void *a)
+{
+	int n = 0;
+	if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0 && cudaSetDevice((int)(intptr_t)a % n) == cudaSuccess) cudaFree(0);
+	cudaGetLastError();  /* this thread's error state only: the real use reports its own */
+	return 0;
+}
+
+extern "C" void rgpu_warm_start(int local_rank)
+{
+	if (!rgpu_warm_on && pthread_create(&rgpu_warm_thr, 0, rgpu_warm_main, (void *)(intptr_t)local_rank) == 0) rgpu_warm_on = 1;
+}
+
+extern "C" void rgpu_warm_join(void)
+{
+	if (rgpu_warm_on) pthread_join(rgpu_warm_thr, 0);
+	rgpu_warm_on = 0;
+}
 
 extern "C" int rgpu_device_count(void)
 {
@@ -24,6 +47,7 @@ extern "C" rk_status_t rgpu_device_name(int dev, char *buf, int len)
 
 rk_status_t rgpu_rt_init(rgpu_rt_t *rt, const rgpu_opt_t *g, rgpu_stats_t *stats)
 {
+	rgpu_warm_join();
 	memset(rt, 0, sizeof *rt);
 	rt->device = g->device;
 	rt->stats = stats;

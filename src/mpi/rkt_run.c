@@ -67,6 +67,49 @@ static rk_status_t rkt_write(const rkt_run_opt_t *o, const rio_reads_t *reads, c
 	return RK_OK;
 }
 
+#ifdef RKTLCS_HAVE_CUDA
+/* Collective over GPU ranks with walk-once shares: each rank's reads [lo, hi) get the sums
+ * of their supports (counters soff[rank] .. soff[rank + 1]) and their candidates in mine.
+ * On one node the devices add each other's counters (CUDA IPC; NVLink where there is one):
+ * at 1M x 51 bp the host path copies 2.8 GB to the host and sums it through MPI (~2.2 s on
+ * 2 H200). Elsewhere, or when a device cannot open another's memory, through the host. */
+static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const uint64_t *soff, const rkt_set_t *set,
+                                    const rkt_opt_t *ro, int64_t lo, int64_t hi, rkt_cand_t *mine)
+{
+	rk_status_t st = RK_OK;
+	if (w->local_size == w->size && !rk_tune.rkt_host_sum) {
+		unsigned char me[RGPU_IPC_BYTES], *all = malloc((size_t)w->size * RGPU_IPC_BYTES);
+		int ok = all && rgpu_rkt_sup_export(sup, me) == RK_OK;
+		if (!ok) memset(me, 0, sizeof me);
+		if (!rmpi_any(w, !ok)) {
+			rmpi_allgather(w, me, RGPU_IPC_BYTES, all);
+			ok = rgpu_rkt_sup_open_peers(sup, all, w->size, w->rank) == RK_OK;
+		}
+		if (!ok) rk_debug("rkt: rank %d: %s; the supports are summed through the host", w->rank, rk_error());
+		free(all);
+		if (!rmpi_any(w, !ok)) {
+			st = rgpu_rkt_sup_add(sup, 0, soff[w->rank], soff[w->rank + 1] - soff[w->rank]);
+			if (st) rk_err("%s", rk_error());
+			else rk_debug("rkt: rank %d: supports summed between the devices (CUDA IPC)", w->rank);
+			/* also the barrier: no rank frees its supports while another still reads them */
+			if ((st = rmpi_agree(w, st)) == RK_OK && (st = rgpu_rkt_sup_cands(sup, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
+			return st;
+		}
+		/* the ranks whose opens succeeded close them when sup is freed; nothing was added */
+	}
+	uint32_t *S = 0;
+	uint64_t nS = 0;
+	if ((st = rgpu_rkt_sup_to_host(sup, ro->n_threads, &S, &nS)) != RK_OK) rk_err("%s", rk_error());
+	if ((st = rmpi_agree(w, st)) == RK_OK) {
+		rk_debug("rkt: rank %d: supports summed through the host", w->rank);
+		rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
+		rgpu_rkt_cands_from_supports(set, ro->tau, ro->t, S, lo, hi, mine);
+	}
+	free(S);
+	return st;
+}
+#endif
+
 rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 {
 	double t0 = rk_realtime();
@@ -119,21 +162,20 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	 * so that each unordered pair is walked once in the whole job, not once per rank owning
 	 * one of its reads (2 ranks would each walk 3/8 of the pairs instead of 1/4) */
 	if (w->size > 1 && !rmpi_any(w, !be.use_gpu)) {
-		uint32_t *S = 0;
-		uint64_t nS = 0;
+		rgpu_rkt_sup_t *sup = 0;
 		uint64_t *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
-		st = soff ? rgpu_rkt_supports(&ro, &set, w->rank, w->size, &be.g, &S, &nS, &be.stats) : RK_ERES;
+		st = soff ? rgpu_rkt_sup_run(&ro, &set, w->rank, w->size, &be.g, &sup, &be.stats) : RK_ERES;
 		if (!soff) rk_set_error("out of memory");
 		if (st != RK_OK && rmpi_gpu_failed(&o->c, &be, st)) st = RK_OK;
-		if ((st = rmpi_agree(w, st)) == RK_OK && !rmpi_any(w, !S)) {
+		if ((st = rmpi_agree(w, st)) == RK_OK && !rmpi_any(w, !sup)) {
 			rmpi_clock_lap(&clk, RMPI_COMPUTE);
 			for (int r = 0; r <= w->size; r++) soff[r] = rgpu_rkt_support_off(&set, ro.tau, bounds[r]);
-			rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
+			st = rkt_sum_supports(w, sup, soff, &set, &ro, lo, hi, mine);
 			rmpi_clock_lap(&clk, RMPI_GATHER);
-			rgpu_rkt_cands_from_supports(&set, ro.tau, ro.t, S, lo, hi, mine);
 			shared = 1;
 		}
-		free(S); free(soff);
+		rgpu_rkt_sup_free(sup);
+		free(soff);
 		if (st) goto done;
 	}
 	if (!shared && be.use_gpu && (st = rgpu_rkt_candidates(&ro, &set, lo, hi, &be.g, mine, &be.stats)) != RK_OK &&

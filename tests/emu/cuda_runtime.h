@@ -24,7 +24,10 @@ typedef enum {
 typedef struct emu_stream_s *cudaStream_t;
 typedef struct emu_event_s *cudaEvent_t;
 enum { cudaStreamNonBlocking = 1 };
-typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 } cudaMemcpyKind;
+typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 } cudaMemcpyKind;
+/* IPC inside one process: the handle carries the pointer (what another rank would map) */
+typedef struct { char reserved[64]; } cudaIpcMemHandle_t;
+enum { cudaIpcMemLazyEnablePeerAccess = 1 };
 typedef enum { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95 } cudaDeviceAttr;
 typedef enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 } cudaFuncAttribute;
 typedef struct { char name[256]; } cudaDeviceProp;
@@ -61,6 +64,9 @@ cudaError_t cudaMallocHost(void **p, size_t n);
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t s);
 cudaError_t cudaMemsetAsync(void *dst, int v, size_t n, cudaStream_t s);
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p);
+cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h, unsigned flags);
+cudaError_t cudaIpcCloseMemHandle(void *p);
 cudaError_t cudaFuncSetAttribute(const void *f, cudaFuncAttribute a, int v);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f, int threads, size_t smem);
 
