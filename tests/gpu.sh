@@ -41,6 +41,15 @@ both "mixed.fa k=40 t=2 tau=1" "$data/mixed.fa" -k 40 -t 2 -tau 1
 # auto picks the GPU
 "$cli" "$shared/paper-reads/1k.fasta" -k 1 -t 5 -tau 20 -o "$tmp/auto.tsv" 2> "$tmp/auto.err"
 grep -q 'backend gpu' "$tmp/auto.err" && ok "--backend auto uses the GPU" || bad "--backend auto did not use the GPU: $(tail -1 "$tmp/auto.err")"
+# reads longer than the GPU kernels take: auto says why and uses the CPU, --backend gpu is exit 2
+awk 'BEGIN { srand(7); for (r = 0; r < 4; r++) { s = ""; for (i = 0; i < 2000; i++) s = s substr("ACGT", int(rand() * 4) + 1, 1); print ">l" r; print s } }' > "$tmp/long.fa"
+"$cli" "$tmp/long.fa" -k 3 -t 1 -tau 1 -o "$tmp/long_auto.tsv" 2> "$tmp/long_auto.err"; ra=$?
+"$cli" "$tmp/long.fa" -k 3 -t 1 -tau 1 --backend cpu -o "$tmp/long_cpu.tsv" -q
+"$cli" "$tmp/long.fa" -k 3 -t 1 -tau 1 --backend gpu -o "$tmp/long_gpu.tsv" 2> "$tmp/long_gpu.err"; rg=$?
+if [ $ra -eq 0 ] && grep -q 'the longest read (2000 bp) is over the [0-9]* bp the GPU kernels take at tau=1.*using the CPU' "$tmp/long_auto.err" \
+	&& cmp -s "$tmp/long_auto.tsv" "$tmp/long_cpu.tsv" && [ $rg -eq 2 ] && [ ! -e "$tmp/long_gpu.tsv" ]; then
+	ok "2,000 bp reads: auto says why it uses the CPU, --backend gpu exit 2"
+else bad "2,000 bp reads: auto exit $ra ($(grep -m1 GPU "$tmp/long_auto.err")), gpu exit $rg ($(tail -1 "$tmp/long_gpu.err"))"; fi
 # device memory limits: chunks give the same output; too small is exit 2 and no output
 "$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 100 -tau 30 --backend cpu -o "$tmp/m_cpu.tsv" --candidates "$tmp/m_cpu_c.tsv" -q
 "$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 100 -tau 30 --backend gpu --device-memory 300K -o "$tmp/m_gpu.tsv" --candidates "$tmp/m_gpu_c.tsv" 2> "$tmp/m.err"

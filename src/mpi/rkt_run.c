@@ -135,11 +135,12 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 
 	int fits = 0;
-	char why[160] = "";
+	char why[256] = "";
 #ifdef RKTLCS_HAVE_CUDA
 	fits = set.max_len <= rgpu_rkt_max_len(o->algo.tau);
-	snprintf(why, sizeof why, "rkt: reads of %d bp are too long for the GPU kernels at tau=%lld", set.max_len,
-	         (long long)o->algo.tau);
+	/* the limit: a warp keeps the read's codes and one support row per level in shared memory */
+	snprintf(why, sizeof why, "rkt: the longest read (%d bp) is over the %d bp the GPU kernels take at tau=%lld (a warp holds "
+	         "a read and its support levels in shared memory)", set.max_len, rgpu_rkt_max_len(o->algo.tau), (long long)o->algo.tau);
 #endif
 	if ((st = rmpi_backend(w, &o->c, fits, why, &be)) != RK_OK) goto done;
 	/* the cost model must be the same on every rank, or the ranks' bounds (and the gather's
