@@ -92,7 +92,9 @@ void rk_common_init(rk_common_t *c);
  *                            each pair once whenever it fits, even where most starts survive
  *   RKTLCS_GPU_ONCE_MINB=2   the walk-once kernel without its 64-register cap (benchmarks)
  *   RKTLCS_RKT_HOST_SUM=1    Rkt-LCS on several GPU ranks of one node: sum the supports through
- *                            the host and MPI, not between the devices (CUDA IPC) */
+ *                            the host and MPI, not between the devices (CUDA IPC)
+ *   RKTLCS_ALL_NOFILTER=1    lev --all --max-dist: compute every pair, without the pigeonhole
+ *                            filter (the baseline of jobs/bench-dp-gpu.sh) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -108,6 +110,7 @@ typedef struct {
 	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
+	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

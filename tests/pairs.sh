@@ -70,6 +70,21 @@ realcheck() {  # label aligned.fa
 			END { if (bad || n == 0) { print "FAIL " lab ": " bad " of " n " pairs break the bounds"; exit 1 }
 			      print "ok   " lab ": " n " pairs, lev <= differing columns, lcs >= equal columns" }' && pass=$((pass + 1)) || fail=$((fail + 1))
 }
+# --all --max-dist computes only the pairs its pigeonhole filter lets through: its rows must be
+# exactly the rows within D of the full enumeration (-k D, every pair), on reads with copies at
+# ~5% divergence (many pairs near D = 10), on 1 and 3 ranks
+gen=$(dirname "$cli")/tests/rkt_genpairs
+if [ -x "$gen" ]; then
+	"$gen" 150 150 5 11 na.fa nb.fa && cat na.fa nb.fa > near.fa
+	"$cli" lev --all near.fa -k 10 --path -q -o full.tsv
+	awk -F'\t' '/^#/ { next } !h { h = 1; next } $5 != "*" && $5 <= 10' full.tsv > want.rows
+	for np in 1 3; do
+		mpi $np "$cli" lev --all near.fa --max-dist 10 --path --threads 1 -o md$np.tsv 2> md$np.err
+		awk -F'\t' '/^#/ { next } !h { h = 1; next } 1' md$np.tsv > got$np.rows
+		if [ -s want.rows ] && cmp -s want.rows got$np.rows; then ok "--all --max-dist 10 (np $np) = the full enumeration's rows within 10 ($(wc -l < want.rows) of 44850 pairs; $(grep -o '[0-9]* of [0-9]* pairs passed' md$np.err))"
+		else bad "--all --max-dist 10 (np $np): $(wc -l < got$np.rows) rows, want $(wc -l < want.rows)"; fi
+	done
+fi
 if [ -r "$shared/mers46_parsnp_core.fasta" ]; then
 	realcheck "MERS-CoV 47 x 29.7 kb" "$shared/mers46_parsnp_core.fasta"
 	# the reference is in the file twice: distance 0, LCS = its length

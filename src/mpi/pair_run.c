@@ -3,6 +3,7 @@
 #include <string.h>
 #include "mpi/pair_run.h"
 #include "mpi/split_run.h"
+#include "algo/near.h"
 
 #define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells */
@@ -101,8 +102,12 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	rio_buf_t rows = { 0 };
 	rmpi_be_t be;
 	rk_status_t st;
-	int64_t *bounds = 0, *ai = 0, *bi = 0, n_items = 0, n_rows = 0, n_split = 0;
+	int64_t *bounds = 0, *ai = 0, *bi = 0, *js = 0, n_items = 0, n_rows = 0, n_split = 0;
 	double *cost = 0;
+	aln_near_t *near = 0;
+	aln_near_scr_t scr = { 0 };
+	const char **seqs = 0;
+	int64_t *lens = 0;
 	rmpi_split_prof_t sprof;
 	memset(&sprof, 0, sizeof sprof);
 	int out_open = 0;
@@ -131,7 +136,22 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	cost = malloc(sizeof *cost * (size_t)(n_items + 1));
 	bounds = malloc(sizeof *bounds * ((size_t)w->size + 1));
 	if (!cost || !bounds) { rk_err("out of memory"); st = RK_ERES; }
-	else if (s->all) {
+	else if (s->all && s->max_dist >= 0 && !rk_tune.all_nofilter) {
+		/* only the pairs the pigeonhole filter lets through are computed (near.h): a row's
+		 * cost is its lookups, about the same for every row */
+		seqs = malloc(sizeof *seqs * (size_t)(n_items + 1));
+		lens = malloc(sizeof *lens * (size_t)(n_items + 1));
+		js = malloc(sizeof *js * (size_t)(n_items + 1));
+		if (!seqs || !lens || !js) { rk_err("out of memory"); st = RK_ERES; }
+		else {
+			for (int64_t i = 0; i < n_items; i++) {
+				seqs[i] = rio_seq(&A, i); lens[i] = rio_len(&A, i);
+				cost[i] = (double)lens[i] + PAIR_OVERHEAD;
+			}
+			if ((st = aln_near_build(&near, n_items, seqs, lens, s->max_dist)) == RK_OK) st = aln_near_scratch(near, &scr);
+			if (st) rk_err("%s", rk_error());
+		}
+	} else if (s->all) {
 		double suffix = 0;  /* bases of the records after i */
 		for (int64_t i = n_items - 1; i >= 0; i--) {
 			cost[i] = (double)rio_len(&A, i) * suffix + PAIR_OVERHEAD * (double)(n_items - 1 - i);
@@ -164,7 +184,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 
 	rk_progress_t prog;
-	double all_cost = 0, done_cost = 0;
+	double all_cost = 0, done_cost = 0, n_cand = 0;
 	for (int64_t q = 0; q < n_items; q++) all_cost += cost[q];
 	rk_progress_start(&prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
 	for (int64_t q0 = 0; q0 < n_items && !st;) {
@@ -206,8 +226,9 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		rows.l = 0;
 		for (int64_t q = q0 + bounds[w->rank]; q < q0 + bounds[w->rank + 1] && !st; q++) {
 			int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
+			if (near) { j0 = 0; j1 = aln_near_cands(near, q, js, &scr); n_cand += j1; }
 			for (int64_t j = j0; j < j1 && !st; j++) {
-				a = q, b = j;
+				a = q, b = near ? js[j] : j;
 				if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
 				ai[nb] = a; bi[nb] = b; nb++;
 				bcells += (double)rio_len(&A, a) * (double)rio_len(Bp, b);
@@ -241,7 +262,10 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		if (st) rk_err("%s", rk_error());
 	}
 	rmpi_clock_lap(&clk, RMPI_WRITE);
-	double tot_cells = rmpi_sum(w, cells), tot_pairs = rmpi_sum(w, (double)n_rows);
+	double tot_cells = rmpi_sum(w, cells), tot_pairs = rmpi_sum(w, (double)n_rows), tot_cand = rmpi_sum(w, n_cand);
+	if (near && w->rank == 0)
+		rk_info("lev --all --max-dist %lld: %.0f of %.0f pairs passed the filter and were computed", (long long)s->max_dist,
+		        tot_cand, (double)n_items * (double)(n_items - 1) / 2);
 	if (w->rank == 0 && !st) {
 		double dt = rk_realtime() - t0;
 		char desc[320];
@@ -260,7 +284,8 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 done:
 	if (out_open) rio_out_abort(&out);
 	rio_buf_free(&rows);
-	free(bounds); free(cost); free(ai); free(bi);
+	free(bounds); free(cost); free(ai); free(bi); free(js); free(seqs); free(lens); free(scr.mark);
+	aln_near_free(near);
 	rio_reads_free(&A); rio_reads_free(&B);
 	return st;
 }

@@ -1,0 +1,37 @@
+/* algo layer: the candidate filter of `lev --all --max-dist D` (docs/lev.md, "--all").
+ *
+ * Pigeonhole rule: cut a read j into D + 1 disjoint segments of q_j = len_j / (D + 1) symbols
+ * (the rest of the read is not used). An alignment of j with i at edit distance <= D touches
+ * at most D of them, so one segment, at offset o in j, appears exactly in i at some p with
+ * |p - o| <= D (the indels before it shift it by at most D). Pairs with no such occurrence,
+ * or with lengths more than D apart, are further than D and are never computed. The filter
+ * is exact: every pair within D is a candidate; candidates are then computed as usual.
+ *
+ * Symbols are compared as stored (the reader's normalised form: upper case, U as T, unknown
+ * letters kept, so N matches only N, as in the distance). A read with q_j < ALN_NEAR_QMIN
+ * (too short to cut usefully) is a candidate of every read whose length is within D. */
+#ifndef ALN_NEAR_H
+#define ALN_NEAR_H
+
+#include <stdint.h>
+#include "rktlcs.h"
+
+#define ALN_NEAR_QMIN 8
+
+typedef struct aln_near_s aln_near_t;
+
+/* Index the segments of reads seq[0 .. n) (lengths len) for distance d >= 0. The arrays
+ * must outlive the index; free it with aln_near_free. RK_ERES when out of memory. */
+rk_status_t aln_near_build(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d);
+void aln_near_free(aln_near_t *f);
+
+/* Scratch of one thread: aln_near_scratch gives a zeroed one sized for the index (the
+ * caller frees it with free()). */
+typedef struct { int64_t *mark; } aln_near_scr_t;
+rk_status_t aln_near_scratch(const aln_near_t *f, aln_near_scr_t *s);
+
+/* The reads j > i that may be within d of read i, ascending, into js (room for n - i - 1
+ * entries); returns how many. */
+int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr_t *s);
+
+#endif

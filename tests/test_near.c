@@ -1,0 +1,130 @@
+/* The --max-dist filter (src/algo/near.c) against the naive edit distance: every pair within
+ * D must be a candidate (exactness), lists ascending and unique with j > i, and on unrelated
+ * random reads the filter must drop nearly every pair (else it filters nothing).
+ * Sets: random reads of mixed lengths (some too short to cut), with copies carrying 0 to
+ * D + 2 random edits (substitutions, insertions, deletions, clustered or spread), unknown
+ * symbols (N = N only) and low-complexity runs.
+ * Usage: test_near [SETS] [SEED] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "naive_dp.h"
+#include "algo/near.h"
+
+static char sym(void)
+{
+	static const char s[] = "ACGTACGTACGTACGTN";
+	return s[tu_range(0, 16)];
+}
+
+/* a copy of src with e random edits, into dst (room for len + e + 1) */
+static long mutate(const char *src, long len, long e, char *dst, int clustered)
+{
+	long n = len;
+	memcpy(dst, src, (size_t)len);
+	long at = tu_range(0, len);
+	for (long k = 0; k < e; k++) {
+		long p = clustered ? at + tu_range(-3, 3) : tu_range(0, n);
+		if (p < 0) p = 0;
+		if (p > n) p = n;
+		int op = (int)tu_range(0, 2);
+		if (op == 0 && p < n) dst[p] = sym();
+		else if (op == 1) { memmove(dst + p + 1, dst + p, (size_t)(n - p)); dst[p] = sym(); n++; }
+		else if (p < n) { memmove(dst + p, dst + p + 1, (size_t)(n - p - 1)); n--; }
+	}
+	dst[n] = 0;
+	return n;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void one_set(int it)
+{
+	const int64_t D = tu_range(0, 3) ? tu_range(0, 12) : tu_range(13, 40);
+	const int nb = (int)tu_range(2, 30);
+	int n = 0;
+	char *seq[200];
+	int64_t len[200];
+	for (int b = 0; b < nb && n < 190; b++) {
+		long l = tu_range(0, 5) ? tu_range(40, 300) : tu_range(1, 40);
+		char *s = malloc((size_t)l + 1);
+		for (long k = 0; k < l; k++) s[k] = sym();
+		if (tu_range(0, 6) == 0) for (long k = tu_range(0, l - 1), e = k + tu_range(0, 30); k < e && k < l; k++) s[k] = 'A';
+		s[l] = 0;
+		seq[n] = s; len[n] = l; n++;
+		for (int c = (int)tu_range(0, 4); c > 0 && n < 199; c--) {
+			const long e = tu_range(0, D + 2);
+			char *m = malloc((size_t)(l + e + 1));
+			len[n] = mutate(s, l, e, m, (int)tu_range(0, 1));
+			seq[n++] = m;
+		}
+	}
+	for (int i = n - 1; i > 0; i--) {  /* shuffle: copies far from their source */
+		int j = (int)tu_range(0, i);
+		char *t = seq[i]; seq[i] = seq[j]; seq[j] = t;
+		int64_t u = len[i]; len[i] = len[j]; len[j] = u;
+	}
+	aln_near_t *f = 0;
+	aln_near_scr_t scr;
+	CHECK(aln_near_build(&f, n, (const char *const *)seq, len, D) == RK_OK, "build");
+	CHECK(aln_near_scratch(f, &scr) == RK_OK, "scratch");
+	int64_t *js = malloc(sizeof *js * (size_t)(n + 1));
+	long within = 0;
+	for (int i = 0; i < n; i++) {
+		const int64_t c = aln_near_cands(f, i, js, &scr);
+		for (int64_t q = 0; q < c; q++) {
+			CHECK(js[q] > i && js[q] < n, "set %d: read %d: candidate %lld out of range", it, i, (long long)js[q]);
+			CHECK(q == 0 || js[q] > js[q - 1], "set %d: read %d: candidates not ascending and unique", it, i);
+		}
+		for (int j = i + 1; j < n; j++) {
+			const int64_t dd = naive_lev(seq[i], len[i], seq[j], len[j], 0);
+			if (dd > D) continue;
+			within++;
+			CHECK(bsearch(&(int64_t){ j }, js, (size_t)c, sizeof *js, cmp_i64) != 0,
+			      "set %d (D %lld): pair (%d, %d) at distance %lld, lengths %lld %lld, is not a candidate", it, (long long)D, i, j,
+			      (long long)dd, (long long)len[i], (long long)len[j]);
+		}
+	}
+	(void)within;
+	aln_near_free(f);
+	free(scr.mark); free(js);
+	for (int i = 0; i < n; i++) free(seq[i]);
+}
+
+/* 2,000 unrelated random reads of 150 bp at D = 10: about 2e6 pairs, none within 10; the
+ * filter must let through almost none (a random 13-mer on its diagonal band: ~1e-8 per pair) */
+static void selectivity(void)
+{
+	const int n = 2000;
+	char **seq = malloc(sizeof *seq * n);
+	int64_t *len = malloc(sizeof *len * n), *js = malloc(sizeof *js * (n + 1)), cand = 0;
+	for (int i = 0; i < n; i++) {
+		seq[i] = malloc(151);
+		for (int k = 0; k < 150; k++) seq[i][k] = "ACGT"[tu_range(0, 3)];
+		seq[i][150] = 0; len[i] = 150;
+	}
+	aln_near_t *f = 0;
+	aln_near_scr_t scr;
+	CHECK(aln_near_build(&f, n, (const char *const *)seq, len, 10) == RK_OK && aln_near_scratch(f, &scr) == RK_OK, "build");
+	for (int i = 0; i < n; i++) cand += aln_near_cands(f, i, js, &scr);
+	CHECK(cand <= 100, "unrelated reads: %lld of %d pairs are candidates", (long long)cand, n * (n - 1) / 2);
+	fprintf(stderr, "test_near: unrelated 2,000 x 150 bp, D 10: %lld of %d pairs pass the filter\n", (long long)cand, n * (n - 1) / 2);
+	aln_near_free(f);
+	free(scr.mark); free(js); free(len);
+	for (int i = 0; i < n; i++) free(seq[i]);
+	free(seq);
+}
+
+int main(int argc, char **argv)
+{
+	const int sets = argc > 1 ? atoi(argv[1]) : 400;
+	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
+	for (int it = 0; it < sets; it++) one_set(it);
+	selectivity();
+	return tu_done("test_near");
+}
