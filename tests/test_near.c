@@ -91,6 +91,16 @@ static void one_set(int it)
 		}
 	}
 	(void)within;
+	/* the batched form (several threads, a range of rows) gives the same lists */
+	const int64_t r0 = tu_range(0, n), r1 = tu_range(r0, n);
+	int64_t *off = 0, *all = 0;
+	CHECK(aln_near_rows(f, r0, r1, (int)tu_range(1, 4), &off, &all) == RK_OK, "rows");
+	for (int64_t r = r0; off && r < r1; r++) {
+		const int64_t c = aln_near_cands(f, r, js, &scr);
+		CHECK(off[r - r0 + 1] - off[r - r0] == c && !memcmp(all + off[r - r0], js, sizeof *js * (size_t)c),
+		      "set %d: aln_near_rows [%lld, %lld) differs at row %lld", it, (long long)r0, (long long)r1, (long long)r);
+	}
+	free(off); free(all);
 	aln_near_free(f);
 	free(scr.mark); free(js);
 	for (int i = 0; i < n; i++) free(seq[i]);

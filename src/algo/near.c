@@ -1,5 +1,6 @@
 /* The pigeonhole filter of lev --all --max-dist (near.h). */
 #include <stdlib.h>
+#include <omp.h>
 #include <string.h>
 #include "algo/near.h"
 
@@ -118,7 +119,7 @@ static int near_cmp(const void *a, const void *b)
 
 int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr_t *s)
 {
-	const int64_t li = f->len[i], d = f->d, stamp = i + 1;
+	const int64_t li = f->len[i], d = f->d, stamp = 1;
 	const char *si = f->seq[i];
 	int64_t c = 0;
 	/* reads j within d of i in length have q_j in [qlo, qhi]: (li - d) / (d + 1) .. (li + d) / (d + 1) */
@@ -149,6 +150,57 @@ int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr
 		const int64_t j = f->weak[w];
 		if (f->len[j] - li <= d && li - f->len[j] <= d && s->mark[j] != stamp) { s->mark[j] = stamp; js[c++] = j; }
 	}
+	for (int64_t q = 0; q < c; q++) s->mark[js[q]] = 0;  /* the scratch clean again for any row */
 	qsort(js, (size_t)c, sizeof *js, near_cmp);
 	return c;
+}
+
+rk_status_t aln_near_rows(const aln_near_t *f, int64_t r0, int64_t r1, int n_threads, int64_t **off_out, int64_t **js_out)
+{
+	const int64_t nr = r1 - r0;
+	int64_t *cnt = calloc((size_t)nr + 1, sizeof *cnt), *js = 0;
+	int64_t **tj = 0, *tn = 0, *tm = 0;
+	int nt = n_threads > 0 ? n_threads : 1, fail = 0;
+	*off_out = 0; *js_out = 0;
+	if (nt > nr) nt = nr > 0 ? (int)nr : 1;
+	tj = calloc((size_t)nt, sizeof *tj); tn = calloc((size_t)nt, sizeof *tn); tm = calloc((size_t)nt, sizeof *tm);
+	if (!cnt || !tj || !tn || !tm) goto oom;
+	/* each thread a contiguous run of rows into its own buffer, then the buffers in row order */
+#pragma omp parallel num_threads(nt) reduction(| : fail)
+	{
+		const int t = omp_get_thread_num();
+		const int64_t a = r0 + nr * t / nt, b = r0 + nr * (t + 1) / nt;
+		aln_near_scr_t sc = { 0 };
+		int64_t *row = malloc(sizeof *row * (size_t)(f->n + 1));
+		if (aln_near_scratch(f, &sc) != RK_OK || !row) fail = 1;
+		for (int64_t r = a; r < b && !fail; r++) {
+			const int64_t c = aln_near_cands(f, r, row, &sc);
+			if (tn[t] + c > tm[t]) {
+				int64_t m = tm[t] * 2 > tn[t] + c ? tm[t] * 2 : tn[t] + c + 1024;
+				int64_t *x = realloc(tj[t], sizeof *x * (size_t)m);
+				if (!x) { fail = 1; break; }
+				tj[t] = x; tm[t] = m;
+			}
+			memcpy(tj[t] + tn[t], row, sizeof *row * (size_t)c);
+			tn[t] += c;
+			cnt[r - r0 + 1] = c;
+		}
+		free(sc.mark); free(row);
+	}
+	if (fail) goto oom;
+	for (int64_t r = 0; r < nr; r++) cnt[r + 1] += cnt[r];
+	if (!(js = malloc(sizeof *js * (size_t)(cnt[nr] + 1)))) goto oom;
+	{
+		int64_t o = 0;
+		for (int t = 0; t < nt; t++) { memcpy(js + o, tj[t], sizeof *js * (size_t)tn[t]); o += tn[t]; }
+	}
+	for (int t = 0; t < nt; t++) free(tj[t]);
+	free(tj); free(tn); free(tm);
+	*off_out = cnt; *js_out = js;
+	return RK_OK;
+oom:
+	for (int t = 0; tj && t < nt; t++) free(tj[t]);
+	free(tj); free(tn); free(tm); free(cnt); free(js);
+	rk_set_error("out of memory for the --max-dist candidates");
+	return RK_ERES;
 }

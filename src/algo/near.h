@@ -34,4 +34,9 @@ rk_status_t aln_near_scratch(const aln_near_t *f, aln_near_scr_t *s);
  * entries); returns how many. */
 int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr_t *s);
 
+/* The same for rows [r0, r1) on n_threads threads: off[r - r0] .. off[r - r0 + 1] index the
+ * candidates of row r in *js. *off and *js are allocated here and freed by the caller (also
+ * on error). RK_ERES when out of memory. */
+rk_status_t aln_near_rows(const aln_near_t *f, int64_t r0, int64_t r1, int n_threads, int64_t **off, int64_t **js);
+
 #endif

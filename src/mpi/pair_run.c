@@ -9,6 +9,7 @@
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells */
 #define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread */
 #define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
+#define PAIR_NEAR_ROWS 65536            /* --all --max-dist: rows whose candidates are found at once */
 
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
 static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
@@ -105,7 +106,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	int64_t *bounds = 0, *ai = 0, *bi = 0, *js = 0, n_items = 0, n_rows = 0, n_split = 0;
 	double *cost = 0;
 	aln_near_t *near = 0;
-	aln_near_scr_t scr = { 0 };
+	int64_t *noff = 0, nq0 = 0, nq1 = 0;  /* candidates of rows [nq0, nq1): js[noff[q - nq0] ..] */
 	const char **seqs = 0;
 	int64_t *lens = 0;
 	rmpi_split_prof_t sprof;
@@ -141,15 +142,13 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		 * cost is its lookups, about the same for every row */
 		seqs = malloc(sizeof *seqs * (size_t)(n_items + 1));
 		lens = malloc(sizeof *lens * (size_t)(n_items + 1));
-		js = malloc(sizeof *js * (size_t)(n_items + 1));
-		if (!seqs || !lens || !js) { rk_err("out of memory"); st = RK_ERES; }
+		if (!seqs || !lens) { rk_err("out of memory"); st = RK_ERES; }
 		else {
 			for (int64_t i = 0; i < n_items; i++) {
 				seqs[i] = rio_seq(&A, i); lens[i] = rio_len(&A, i);
 				cost[i] = (double)lens[i] + PAIR_OVERHEAD;
 			}
-			if ((st = aln_near_build(&near, n_items, seqs, lens, s->max_dist)) == RK_OK) st = aln_near_scratch(near, &scr);
-			if (st) rk_err("%s", rk_error());
+			if ((st = aln_near_build(&near, n_items, seqs, lens, s->max_dist)) != RK_OK) rk_err("%s", rk_error());
 		}
 	} else if (s->all) {
 		double suffix = 0;  /* bases of the records after i */
@@ -226,7 +225,14 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 		rows.l = 0;
 		for (int64_t q = q0 + bounds[w->rank]; q < q0 + bounds[w->rank + 1] && !st; q++) {
 			int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
-			if (near) { j0 = 0; j1 = aln_near_cands(near, q, js, &scr); n_cand += j1; }
+			if (near) {
+				if (q >= nq1) {  /* the candidates of the next rows, on every thread */
+					free(noff); free(js); noff = js = 0;
+					nq0 = q; nq1 = q + PAIR_NEAR_ROWS < q0 + bounds[w->rank + 1] ? q + PAIR_NEAR_ROWS : q0 + bounds[w->rank + 1];
+					if ((st = aln_near_rows(near, nq0, nq1, nth, &noff, &js)) != RK_OK) { rk_err("%s", rk_error()); break; }
+				}
+				j0 = noff[q - nq0]; j1 = noff[q - nq0 + 1]; n_cand += j1 - j0;
+			}
 			for (int64_t j = j0; j < j1 && !st; j++) {
 				a = q, b = near ? js[j] : j;
 				if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
@@ -284,7 +290,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 done:
 	if (out_open) rio_out_abort(&out);
 	rio_buf_free(&rows);
-	free(bounds); free(cost); free(ai); free(bi); free(js); free(seqs); free(lens); free(scr.mark);
+	free(bounds); free(cost); free(ai); free(bi); free(js); free(noff); free(seqs); free(lens);
 	aln_near_free(near);
 	rio_reads_free(&A); rio_reads_free(&B);
 	return st;
