@@ -22,6 +22,11 @@ for set in "$reads1k:3:20:10" "$data/mixed.fa:2:3:8" "$data/mixed.fa:40:2:1"; do
 	done
 	grep -v '^#' "$tmp/o1.tsv" | head -3
 done
+# CPU ranks deal out the unordered pairs and sum the counters to the reads' owners (rank 0's
+# debug line says so); the loop above compared their output with np=1
+mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --threads 1 -v -o "$tmp/dv.tsv" 2> "$tmp/dv.err"
+grep -q 'pairs dealt out to the CPU ranks' "$tmp/dv.err" && { pass=$((pass + 1)); echo "ok   np=3 CPU ranks share out the pairs"; } \
+	|| { fail=$((fail + 1)); echo "FAIL np=3: the CPU ranks did not share out the pairs"; }
 # JSON output is rank-independent too
 mpi 1 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/j1.json" -q
 mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --format json -o "$tmp/j3.json" -q

@@ -86,7 +86,7 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 	rkt_cand_t *got = malloc(sizeof(rkt_cand_t) * m);
 	for (int l = 0; l < n_levels; l++) {
 		set_level(levels[l]);
-		for (int variant = 0; variant < 4; variant++) {
+		for (int variant = 0; variant < 5; variant++) {
 			rkt_opt_t o;
 			rkt_opt_init(&o);
 			o.k = k; o.t = t; o.tau = tau;
@@ -95,6 +95,29 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 			/* variant 2: split into up to 4 "ranks" */
 			int parts = variant == 2 ? (int)tu_range(2, 4) : 1;
 			int64_t lo = 0;
+			if (variant == 4) {
+				/* several CPU ranks sharing out the pairs: each share's counters of all reads,
+				 * summed, candidates of random rank ranges from the sums */
+				const int ns = (int)tu_range(2, 4);
+				uint32_t *sum = 0;
+				uint64_t nsum = 0;
+				o.n_threads = (int)tu_range(1, 3);
+				for (int sh = 0; sh < ns; sh++) {
+					uint32_t *c = 0;
+					uint64_t nc = 0;
+					CHECK(rkt_supports(&o, &set, sh, ns, &c, &nc) == RK_OK, "%s: rkt_supports failed", what);
+					CHECK(nc == rkt_support_off(&set, tau, m), "%s: %llu counters", what, (unsigned long long)nc);
+					if (!sum) { sum = c; nsum = nc; continue; }
+					for (uint64_t q = 0; q < nc && q < nsum; q++) sum[q] += c[q];
+					free(c);
+				}
+				for (int64_t hi; lo < m; lo = hi) {
+					hi = lo + tu_range(1, m - lo);
+					CHECK(rkt_cands_from_supports(&o, &set, sum, lo, hi, got + lo) == RK_OK, "%s: cands failed", what);
+				}
+				free(sum);
+				parts = 0;
+			}
 			for (int p = 0; p < parts; p++) {
 				int64_t hi = p == parts - 1 ? m : lo + tu_range(0, m - lo);
 				if (rkt_candidates(&o, &set, lo, hi, got + lo) != RK_OK) CHECK(0, "%s: rkt_candidates failed", what);

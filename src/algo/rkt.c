@@ -53,6 +53,30 @@ typedef struct {
 	uint32_t *cnt;
 } rkt_hist_t;
 
+/* Counters of read r: a histogram (len_r - tau + 1 starts x, each with the levels tau ..
+ * len_r - x), or raw MaxLCP values per (x, j) where that is smaller (long reads, few reads). */
+static uint64_t rkt_hist_size(const rkt_set_t *s, int64_t r, int64_t tau)
+{
+	int64_t L = (int64_t)s->len[r] - tau + 1;
+	if (L <= 0) return 0;
+	uint64_t hs = (uint64_t)L * (uint64_t)(L + 1) / 2, rs = (uint64_t)L * (uint64_t)s->n;
+	return rs < hs ? rs : hs;
+}
+
+/* base and raw of h's reads [h->lo, h->hi) */
+static void rkt_hist_layout(rkt_hist_t *h, const rkt_set_t *s)
+{
+	uint64_t tot = 0;
+	for (int64_t r = 0; r < h->hi - h->lo; r++) {
+		int64_t L = (int64_t)s->len[h->lo + r] - h->tau + 1;
+		h->base[r] = tot;
+		if (L <= 0) continue;
+		h->raw[r] = (uint64_t)L * (uint64_t)s->n < (uint64_t)L * (uint64_t)(L + 1) / 2;
+		tot += rkt_hist_size(s, h->lo + r, h->tau);
+	}
+	h->base[h->hi - h->lo] = tot;
+}
+
 static rk_status_t rkt_hist_init(rkt_hist_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, int64_t tau)
 {
 	int64_t n = hi - lo;
@@ -60,16 +84,8 @@ static rk_status_t rkt_hist_init(rkt_hist_t *h, const rkt_set_t *s, int64_t lo, 
 	h->base = malloc(sizeof(uint64_t) * (size_t)(n + 1));
 	h->raw = calloc((size_t)n + 1, 1);
 	if (!h->base || !h->raw) { rk_set_error("out of memory"); return RK_ERES; }
-	uint64_t tot = 0;
-	for (int64_t r = 0; r < n; r++) {
-		int64_t L = (int64_t)s->len[lo + r] - tau + 1;
-		h->base[r] = tot;
-		if (L <= 0) continue;
-		uint64_t hs = (uint64_t)L * (uint64_t)(L + 1) / 2, rs = (uint64_t)L * (uint64_t)s->n;
-		h->raw[r] = rs < hs;
-		tot += h->raw[r] ? rs : hs;
-	}
-	h->base[n] = tot;
+	rkt_hist_layout(h, s);
+	uint64_t tot = h->base[n];
 	h->cnt = calloc(tot ? tot : 1, sizeof(uint32_t));
 	if (!h->cnt) {
 		rk_set_error("out of memory: support counters need %.2f GB", tot * 4.0 / 1e9);
@@ -170,23 +186,23 @@ int64_t rkt_winner(const rkt_cand_t *c, int64_t n)
 	return w;
 }
 
-rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, rkt_cand_t *out)
+/* Count the pairs of rows i in [lo, hi) with i % nshare == share into h: against every j
+ * outside [lo, i] (j < lo for i only: another rank owns j and walks the pair too), and for
+ * j as well where h holds j's counters. */
+static rk_status_t rkt_count(const rkt_opt_t *o, const rkt_set_t *s, rkt_hist_t *hp, int64_t lo, int64_t hi, int share,
+                             int nshare)
 {
-	rkt_hist_t h;
-	rk_status_t st = RK_OK;
+	rkt_hist_t h = *hp;
 	int64_t m = s->n;
-	memset(&h, 0, sizeof h);
-	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
-	if ((st = rkt_hist_init(&h, s, lo, hi, o->tau)) != RK_OK) { rkt_hist_free(&h); return st; }
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
 	int64_t total = 0, done = 0;
-	for (int64_t i = lo; i < hi; i++) total += m - 1 - i + lo;
+	for (int64_t i = lo; i < hi; i++) if (i % nshare == share) total += m - 1 - i + lo;
 	rk_progress_t prog;
 	rk_progress_start(&prog, "rkt: read pairs", (double)total);
 	int fail = 0;
 	/* Counters are hit from both reads of a pair, so threads would need atomic increments;
 	 * when it fits in RKT_PRIVATE_BYTES each thread counts into its own copy instead. */
-	uint64_t n_cnt = h.base[hi - lo];
+	uint64_t n_cnt = h.base[h.hi - h.lo];
 	uint32_t *priv = 0;
 	if (nth > 1 && !rk_tune.rkt_shared_counters && n_cnt * 4 * (uint64_t)(nth - 1) <= RKT_PRIVATE_BYTES)
 		priv = calloc((size_t)n_cnt * (size_t)(nth - 1) + 1, sizeof(uint32_t));
@@ -207,16 +223,16 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 		if (!fail) {
 #pragma omp for schedule(dynamic, 1)
 			for (int64_t i = lo; i < hi; i++) {
+				if (i % nshare != share) continue;
 				const uint8_t *si = s->code + s->off[i];
 				int64_t n_done = 0;
-				/* pairs (i, j): j > i, and j < lo (owned by another rank, computed here for i only) */
 				for (int64_t j = 0; j < m; j++) {
 					if (j == lo) j = i + 1 > lo ? i + 1 : lo;
 					if (j >= m) break;
 					if (j == i) continue;
 					rkt_maxlcp_pair(w, si, s->len[i], s->code + s->off[j], s->len[j], o->k, mi, mj);
 					rkt_hist_add(&h, cnt, s, i, j, mi, atomic);
-					if (j >= lo && j < hi) rkt_hist_add(&h, cnt, s, j, i, mj, atomic);
+					if (j >= h.lo && j < h.hi) rkt_hist_add(&h, cnt, s, j, i, mj, atomic);
 					n_done++;
 				}
 				int64_t d = __atomic_add_fetch(&done, n_done, __ATOMIC_RELAXED);
@@ -234,8 +250,15 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 		free(priv);
 	}
 	rk_progress_end(&prog);
-	if (fail) { rkt_hist_free(&h); rk_set_error("out of memory for thread work space"); return RK_ERES; }
+	if (fail) { rk_set_error("out of memory for thread work space"); return RK_ERES; }
+	return RK_OK;
+}
 
+/* Candidates of reads [lo, hi) (within h's reads) from h's counters. */
+static rk_status_t rkt_cands(const rkt_opt_t *o, const rkt_set_t *s, const rkt_hist_t *h, int64_t lo, int64_t hi, rkt_cand_t *out)
+{
+	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads(), fail = 0;
+	const int64_t m = s->n;
 #pragma omp parallel num_threads(nth)
 	{
 		uint32_t *tmp = malloc(sizeof(uint32_t) * ((size_t)(s->max_len > m ? s->max_len : m) + 2));
@@ -244,11 +267,61 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 			fail = 1;
 		} else {
 #pragma omp for schedule(dynamic, 64)
-			for (int64_t i = lo; i < hi; i++) rkt_hist_cand(&h, s, i, o->t, tmp, &out[i - lo]);
+			for (int64_t i = lo; i < hi; i++) rkt_hist_cand(h, s, i, o->t, tmp, &out[i - lo]);
 		}
 		free(tmp);
 	}
-	rkt_hist_free(&h);
 	if (fail) { rk_set_error("out of memory"); return RK_ERES; }
 	return RK_OK;
 }
+
+rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, rkt_cand_t *out)
+{
+	rkt_hist_t h;
+	rk_status_t st = RK_OK;
+	memset(&h, 0, sizeof h);
+	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
+	if ((st = rkt_hist_init(&h, s, lo, hi, o->tau)) == RK_OK && (st = rkt_count(o, s, &h, lo, hi, 0, 1)) == RK_OK)
+		st = rkt_cands(o, s, &h, lo, hi, out);
+	rkt_hist_free(&h);
+	return st;
+}
+
+rk_status_t rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, uint32_t **cnt, uint64_t *n_cnt)
+{
+	rkt_hist_t h;
+	rk_status_t st;
+	memset(&h, 0, sizeof h);
+	*cnt = 0; *n_cnt = 0;
+	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
+	if ((st = rkt_hist_init(&h, s, 0, s->n, o->tau)) == RK_OK && (st = rkt_count(o, s, &h, 0, s->n, share, nshare)) == RK_OK) {
+		*cnt = h.cnt; *n_cnt = h.base[s->n];
+		h.cnt = 0;
+	}
+	rkt_hist_free(&h);
+	return st;
+}
+
+uint64_t rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r)
+{
+	uint64_t tot = 0;
+	for (int64_t q = 0; q < r; q++) tot += rkt_hist_size(s, q, tau);
+	return tot;
+}
+
+rk_status_t rkt_cands_from_supports(const rkt_opt_t *o, const rkt_set_t *s, const uint32_t *cnt, int64_t lo, int64_t hi, rkt_cand_t *out)
+{
+	rkt_hist_t h;
+	rk_status_t st;
+	memset(&h, 0, sizeof h);
+	h.lo = 0; h.hi = s->n; h.m = s->n; h.tau = o->tau;
+	h.base = malloc(sizeof(uint64_t) * (size_t)(s->n + 1));
+	h.raw = calloc((size_t)s->n + 1, 1);
+	if (!h.base || !h.raw) { free(h.base); free(h.raw); rk_set_error("out of memory"); return RK_ERES; }
+	rkt_hist_layout(&h, s);
+	h.cnt = (uint32_t *)cnt;  /* borrowed, only read */
+	st = rkt_cands(o, s, &h, lo, hi, out);
+	free(h.base); free(h.raw);
+	return st;
+}
+

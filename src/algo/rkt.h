@@ -37,6 +37,18 @@ typedef struct {
  * Unordered pairs inside [lo, hi) are computed once. */
 rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, rkt_cand_t *out);
 
+/* The share `share` of nshare of the work of rkt_candidates over all reads: the unordered
+ * pairs (i, j > i) with i % nshare == share, each walked once, counted for both reads into
+ * the counters of every read (read r's at rkt_support_off(s, o->tau, r); *n_cnt in all),
+ * for several ranks to sum (uint32) and take candidates from. *cnt is allocated here and
+ * freed by the caller. */
+rk_status_t rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, uint32_t **cnt, uint64_t *n_cnt);
+uint64_t rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r);
+/* Candidates of reads [lo, hi) from the summed counters cnt (laid out as above; only those
+ * of reads lo .. hi - 1 are read). */
+rk_status_t rkt_cands_from_supports(const rkt_opt_t *o, const rkt_set_t *s, const uint32_t *cnt, int64_t lo, int64_t hi,
+                                    rkt_cand_t *out);
+
 /* Index of the Rkt-LCS among n candidates (largest len, then smallest index), -1 if none. */
 int64_t rkt_winner(const rkt_cand_t *c, int64_t n);
 

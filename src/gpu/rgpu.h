@@ -42,6 +42,8 @@ rk_status_t rgpu_device_name(int dev, char *buf, int len);
  * report. rgpu_warm_join waits for it (idempotent); rgpu_rt_init calls it. */
 void rgpu_warm_start(int local_rank);
 void rgpu_warm_join(void);
+/* The run will not use the device after all: wait for the thread, destroy the context. */
+void rgpu_warm_drop(void);
 #else
 static inline int rgpu_device_count(void) { return 0; }
 static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
@@ -53,6 +55,7 @@ static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
 }
 static inline void rgpu_warm_start(int local_rank) { (void)local_rank; }
 static inline void rgpu_warm_join(void) {}
+static inline void rgpu_warm_drop(void) {}
 #endif
 
 #ifdef __cplusplus

@@ -44,9 +44,11 @@ rk_status_t rgpu_rkt_sup_to_host(rgpu_rkt_sup_t *sup, int n_threads, uint32_t **
 #define RGPU_IPC_BYTES 64
 rk_status_t rgpu_rkt_sup_export(const rgpu_rkt_sup_t *sup, unsigned char *h);
 rk_status_t rgpu_rkt_sup_open_peers(rgpu_rkt_sup_t *sup, const unsigned char *h, int n, int self);
+/* Close what open_peers opened (before the collective after which the peers free theirs). */
+void rgpu_rkt_sup_close_peers(rgpu_rkt_sup_t *sup);
 /* Counters [off, off + n) of other (in this process), or of every opened peer when other
- * is NULL (then closing them: the peers may free theirs once every rank is past this), added
- * to sup's own. */
+ * is NULL (then closing them, also on failure: the peers may free theirs once every rank is
+ * past this), added to sup's own. */
 rk_status_t rgpu_rkt_sup_add(rgpu_rkt_sup_t *sup, const rgpu_rkt_sup_t *other, uint64_t off, uint64_t n);
 /* Candidates of reads [lo, hi) from sup's counters (summed by now), computed on the device. */
 rk_status_t rgpu_rkt_sup_cands(rgpu_rkt_sup_t *sup, int64_t lo, int64_t hi, rkt_cand_t *out);

@@ -299,14 +299,15 @@ struct rgpu_rkt_sup_s {
 	int64_t t;
 	uint32_t **peer;   /* other ranks' supports, opened through CUDA IPC */
 	int n_peer;
-	uint32_t *tmp;     /* RG_ADD_CHUNK counters copied from a peer */
+	uint32_t *tmp;     /* up to RG_ADD_CHUNK counters copied from a peer */
+	uint64_t tmp_n;
 };
 
 extern "C" void rgpu_rkt_sup_free(rgpu_rkt_sup_t *u)
 {
 	if (!u) return;
 	/* unchecked: runs on error paths too, where the first error is the one to report */
-	for (int q = 0; q < u->n_peer; q++) if (u->peer[q]) cudaIpcCloseMemHandle(u->peer[q]);
+	rgpu_rkt_sup_close_peers(u);
 	free(u->peer);
 	cudaFree(u->k.S); cudaFree(u->k.reads); cudaFree(u->tmp);
 	rgpu_rt_free(&u->rt);
@@ -389,24 +390,39 @@ extern "C" rk_status_t rgpu_rkt_sup_open_peers(rgpu_rkt_sup_t *u, const unsigned
 	return RK_OK;
 }
 
+extern "C" void rgpu_rkt_sup_close_peers(rgpu_rkt_sup_t *u)
+{
+	/* unchecked: also on error paths, where the first error is the one to report */
+	for (int q = 0; q < u->n_peer; q++) if (u->peer[q]) { cudaIpcCloseMemHandle(u->peer[q]); u->peer[q] = 0; }
+}
+
 extern "C" rk_status_t rgpu_rkt_sup_add(rgpu_rkt_sup_t *u, const rgpu_rkt_sup_t *other, uint64_t off, uint64_t n)
 {
-	if (off + n > u->k.n_S || (other && off + n > other->k.n_S)) { rk_set_error("support range out of bounds"); return RK_ERES; }
-	if (!u->tmp && n) CUDA_CHECK(cudaMalloc(&u->tmp, 4 * (n < RG_ADD_CHUNK ? n : RG_ADD_CHUNK)));
+	rk_status_t st = RK_OK;
+	const uint64_t tn = n < RG_ADD_CHUNK ? n : RG_ADD_CHUNK;
+	if (off + n > u->k.n_S || (other && off + n > other->k.n_S)) { rk_set_error("support range out of bounds"); st = RK_ERES; goto done; }
+	if (tn > u->tmp_n) {
+		cudaFree(u->tmp); u->tmp = 0; u->tmp_n = 0;
+		CUDA_CHECK_GOTO(cudaMalloc(&u->tmp, 4 * tn), done);
+		u->tmp_n = tn;
+	}
 	for (int q = other ? -1 : 0; q < (other ? 0 : u->n_peer); q++) {
 		const uint32_t *src = other ? other->k.S : u->peer[q];
 		if (!src) continue;
 		for (uint64_t a = 0; a < n; a += RG_ADD_CHUNK) {
 			const uint64_t c = n - a < RG_ADD_CHUNK ? n - a : RG_ADD_CHUNK;
 			/* a copy, not a kernel reading the peer: it takes NVLink or the host, whatever joins the two */
-			CUDA_CHECK(cudaMemcpyAsync(u->tmp, src + off + a, 4 * c, cudaMemcpyDefault, u->rt.st));
-			CUDA_CHECK(rg_launch_add(u->k.S + off + a, u->tmp, (int64_t)c, u->rt.st));
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(u->tmp, src + off + a, 4 * c, cudaMemcpyDefault, u->rt.st), done);
+			CUDA_CHECK_GOTO(rg_launch_add(u->k.S + off + a, u->tmp, (int64_t)c, u->rt.st), done);
 		}
 	}
-	CUDA_CHECK(cudaStreamSynchronize(u->rt.st));
-	/* closed now: a peer may free its supports as soon as every rank has added them */
-	for (int q = 0; !other && q < u->n_peer; q++) if (u->peer[q]) { CUDA_CHECK(cudaIpcCloseMemHandle(u->peer[q])); u->peer[q] = 0; }
-	return RK_OK;
+	CUDA_CHECK_GOTO(cudaStreamSynchronize(u->rt.st), done);
+done:
+	/* closed now, on every path, with no copy from them left queued: a peer may free its
+	 * supports as soon as every rank is past this */
+	if (st) cudaStreamSynchronize(u->rt.st);
+	if (!other) rgpu_rkt_sup_close_peers(u);
+	return st;
 }
 
 extern "C" rk_status_t rgpu_rkt_sup_cands(rgpu_rkt_sup_t *u, int64_t lo, int64_t hi, rkt_cand_t *out)

@@ -6,12 +6,14 @@
 #include "gpu/rgpu_rt.h"
 
 static pthread_t rgpu_warm_thr;
-static int rgpu_warm_on;
+static int rgpu_warm_on, rgpu_warm_dev = -1;  /* the device whose context the thread created */
 
 static void *rgpu_warm_main(void *a)
 {
 	int n = 0;
-	if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0 && cudaSetDevice((int)(intptr_t)a % n) == cudaSuccess) cudaFree(0);
+	if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0 && cudaSetDevice((int)(intptr_t)a % n) == cudaSuccess &&
+	    cudaFree(0) == cudaSuccess)
+		rgpu_warm_dev = (int)(intptr_t)a % n;
 	cudaGetLastError();  /* this thread's error state only: the real use reports its own */
 	return 0;
 }
@@ -25,6 +27,15 @@ extern "C" void rgpu_warm_join(void)
 {
 	if (rgpu_warm_on) pthread_join(rgpu_warm_thr, 0);
 	rgpu_warm_on = 0;
+}
+
+extern "C" void rgpu_warm_drop(void)
+{
+	rgpu_warm_join();
+	/* the run goes to the CPU: give back the context's device memory to other jobs */
+	if (rgpu_warm_dev >= 0 && cudaSetDevice(rgpu_warm_dev) == cudaSuccess) cudaDeviceReset();
+	cudaGetLastError();
+	rgpu_warm_dev = -1;
 }
 
 extern "C" int rgpu_device_count(void)

@@ -22,6 +22,7 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	if (ndev == 0) return RK_OK;
 	if (c->backend == RK_BACKEND_AUTO && !gpu_fits) {
 		if (w->rank == 0 && why_not) rk_info("%s; using the CPU", why_not);
+		rgpu_warm_drop();
 		return RK_OK;
 	}
 	be->use_gpu = 1;

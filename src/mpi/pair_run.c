@@ -9,7 +9,8 @@
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells */
 #define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread */
 #define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
-#define PAIR_NEAR_ROWS 65536            /* --all --max-dist: rows whose candidates are found at once */
+#define PAIR_NEAR_ROWS 65536            /* --all --max-dist: rows whose candidates are found at once, */
+#define PAIR_NEAR_SLOTS (1ll << 24)     /* ... fewer when rows x reads (the most candidates) exceeds this */
 
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
 static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
@@ -228,7 +229,9 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 			if (near) {
 				if (q >= nq1) {  /* the candidates of the next rows, on every thread */
 					free(noff); free(js); noff = js = 0;
-					nq0 = q; nq1 = q + PAIR_NEAR_ROWS < q0 + bounds[w->rank + 1] ? q + PAIR_NEAR_ROWS : q0 + bounds[w->rank + 1];
+					int64_t nrow = PAIR_NEAR_SLOTS / (n_items > 0 ? n_items : 1);
+					nrow = nrow < 256 ? 256 : nrow > PAIR_NEAR_ROWS ? PAIR_NEAR_ROWS : nrow;
+					nq0 = q; nq1 = q + nrow < q0 + bounds[w->rank + 1] ? q + nrow : q0 + bounds[w->rank + 1];
 					if ((st = aln_near_rows(near, nq0, nq1, nth, &noff, &js)) != RK_OK) { rk_err("%s", rk_error()); break; }
 				}
 				j0 = noff[q - nq0]; j1 = noff[q - nq0 + 1]; n_cand += j1 - j0;

@@ -1,6 +1,7 @@
 /* Rkt-LCS under MPI (rkt_run.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "mpi/rkt_run.h"
 #include "io/rkt_out.h"
 #include "gpu/rkt_gpu.h"
@@ -85,7 +86,7 @@ static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const 
 			rmpi_allgather(w, me, RGPU_IPC_BYTES, all);
 			ok = rgpu_rkt_sup_open_peers(sup, all, w->size, w->rank) == RK_OK;
 		}
-		if (!ok) rk_debug("rkt: rank %d: %s; the supports are summed through the host", w->rank, rk_error());
+		if (!ok) rk_debug("rkt: rank %d: %s; the supports are summed through the host", w->rank, all ? rk_error() : "out of memory");
 		free(all);
 		if (!rmpi_any(w, !ok)) {
 			st = rgpu_rkt_sup_add(sup, 0, soff[w->rank], soff[w->rank + 1] - soff[w->rank]);
@@ -93,9 +94,11 @@ static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const 
 			else rk_debug("rkt: rank %d: supports summed between the devices (CUDA IPC)", w->rank);
 			/* also the barrier: no rank frees its supports while another still reads them */
 			if ((st = rmpi_agree(w, st)) == RK_OK && (st = rgpu_rkt_sup_cands(sup, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
-			return st;
+			return rmpi_agree(w, st);
 		}
-		/* the ranks whose opens succeeded close them when sup is freed; nothing was added */
+		/* nothing was added; the ranks whose opens succeeded close them before the agreement
+		 * below, after which the others may free their supports */
+		rgpu_rkt_sup_close_peers(sup);
 	}
 	uint32_t *S = 0;
 	uint64_t nS = 0;
@@ -183,6 +186,32 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	    rmpi_gpu_failed(&o->c, &be, st))
 		st = RK_OK;
 #endif
+	/* CPU ranks likewise: each unordered pair is walked by one rank (rows dealt out in turn),
+	 * which counts it for both reads; the counters are summed to the reads' owners. Every rank
+	 * then holds the counters of all reads, so only while they take at most a quarter of the
+	 * node's memory per rank; else each rank walks its own reads against all (pairs across
+	 * two ranks' reads walked by both). */
+	if (!shared && w->size > 1 && !rmpi_any(w, be.use_gpu)) {
+		const double need = 4.0 * (double)rkt_support_off(&set, ro.tau, set.n);
+		const double room = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 4 / (w->local_size > 0 ? w->local_size : 1);
+		if (!rmpi_any(w, need > room)) {
+			uint32_t *S = 0;
+			uint64_t nS = 0, *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
+			st = soff ? rkt_supports(&ro, &set, w->rank, w->size, &S, &nS) : RK_ERES;
+			if (st) rk_debug("rkt: rank %d: %s; each rank walks its own reads", w->rank, soff ? rk_error() : "out of memory");
+			if (!rmpi_any(w, st != RK_OK)) {
+				rmpi_clock_lap(&clk, RMPI_COMPUTE);
+				for (int r = 0; r <= w->size; r++) soff[r] = rkt_support_off(&set, ro.tau, bounds[r]);
+				rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
+				rmpi_clock_lap(&clk, RMPI_GATHER);
+				if ((st = rkt_cands_from_supports(&ro, &set, S, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
+				rk_debug("rkt: rank %d: pairs dealt out to the CPU ranks, counters summed", w->rank);
+				shared = 1;
+			} else st = RK_OK;
+			free(S); free(soff);
+		} else if (w->rank == 0)
+			rk_debug("rkt: the counters of all reads (%.3g GB) are too many for every rank to hold; each rank walks its own reads", need / 1e9);
+	}
 	if (!shared && !be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	rmpi_clock_lap(&clk, RMPI_COMPUTE);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;

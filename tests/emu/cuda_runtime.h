@@ -43,6 +43,7 @@ cudaError_t cudaGetDeviceCount(int *n);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int dev);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaSetDevice(int dev);
+cudaError_t cudaDeviceReset(void);
 cudaError_t cudaGetDevice(int *dev);
 cudaError_t cudaMemGetInfo(size_t *fr, size_t *tot);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);

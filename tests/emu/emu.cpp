@@ -329,6 +329,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int) { snprintf(p->name, 
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
 cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
+cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 cudaError_t cudaMemGetInfo(size_t *fr, size_t *tot) { *fr = (size_t)4 << 30; *tot = (size_t)8 << 30; return cudaSuccess; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { *s = new emu_stream_s(); return cudaSuccess; }
 cudaError_t cudaStreamDestroy(cudaStream_t s) { delete s; return cudaSuccess; }
