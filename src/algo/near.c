@@ -181,7 +181,7 @@ rk_status_t aln_near_rows(const aln_near_t *f, int64_t r0, int64_t r1, int n_thr
 				if (!x) { fail = 1; break; }
 				tj[t] = x; tm[t] = m;
 			}
-			memcpy(tj[t] + tn[t], row, sizeof *row * (size_t)c);
+			if (c) memcpy(tj[t] + tn[t], row, sizeof *row * (size_t)c);
 			tn[t] += c;
 			cnt[r - r0 + 1] = c;
 		}
@@ -192,7 +192,7 @@ rk_status_t aln_near_rows(const aln_near_t *f, int64_t r0, int64_t r1, int n_thr
 	if (!(js = malloc(sizeof *js * (size_t)(cnt[nr] + 1)))) goto oom;
 	{
 		int64_t o = 0;
-		for (int t = 0; t < nt; t++) { memcpy(js + o, tj[t], sizeof *js * (size_t)tn[t]); o += tn[t]; }
+		for (int t = 0; t < nt; t++) if (tn[t]) { memcpy(js + o, tj[t], sizeof *js * (size_t)tn[t]); o += tn[t]; }
 	}
 	for (int t = 0; t < nt; t++) free(tj[t]);
 	free(tj); free(tn); free(tm);
