@@ -115,7 +115,9 @@ static int share_dev_run(const rkt_set_t *set, long k, long t, long tau, int nsh
 		CHECK(rgpu_rkt_sup_export(u[q], h + (size_t)q * RGPU_IPC_BYTES) == RK_OK, "%s: export: %s", what, rk_error());
 	}
 	for (int q = 0; q < nshare; q++) {
-		const uint64_t off = rgpu_rkt_support_off(set, tau, b[q]), n = rgpu_rkt_support_off(set, tau, b[q + 1]) - off;
+		uint64_t o2[2];
+		rgpu_rkt_support_offs(set, tau, b + q, 2, o2);
+		const uint64_t off = o2[0], n = o2[1] - off;
 		if (rgpu_rkt_sup_open_peers(u[q], h, nshare, q) == RK_OK)
 			CHECK(rgpu_rkt_sup_add(u[q], 0, off, n) == RK_OK, "%s: add peers: %s", what, rk_error());
 		else

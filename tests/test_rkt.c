@@ -106,7 +106,9 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 					uint32_t *c = 0;
 					uint64_t nc = 0;
 					CHECK(rkt_supports(&o, &set, sh, ns, &c, &nc) == RK_OK, "%s: rkt_supports failed", what);
-					CHECK(nc == rkt_support_off(&set, tau, m), "%s: %llu counters", what, (unsigned long long)nc);
+					uint64_t all_off;
+					rkt_support_offs(&set, tau, &(int64_t){ m }, 1, &all_off);
+					CHECK(nc == all_off, "%s: %llu counters", what, (unsigned long long)nc);
 					if (!sum) { sum = c; nsum = nc; continue; }
 					for (uint64_t q = 0; q < nc && q < nsum; q++) sum[q] += c[q];
 					free(c);

@@ -54,38 +54,33 @@ typedef struct {
 } rkt_hist_t;
 
 /* Counters of read r: a histogram (len_r - tau + 1 starts x, each with the levels tau ..
- * len_r - x), or raw MaxLCP values per (x, j) where that is smaller (long reads, few reads). */
-static uint64_t rkt_hist_size(const rkt_set_t *s, int64_t r, int64_t tau)
+ * len_r - x), or raw MaxLCP values per (x, j) where that is smaller (long reads, few reads;
+ * then *raw = 1). */
+static uint64_t rkt_hist_size(const rkt_set_t *s, int64_t r, int64_t tau, uint8_t *raw)
 {
 	int64_t L = (int64_t)s->len[r] - tau + 1;
+	*raw = 0;
 	if (L <= 0) return 0;
 	uint64_t hs = (uint64_t)L * (uint64_t)(L + 1) / 2, rs = (uint64_t)L * (uint64_t)s->n;
-	return rs < hs ? rs : hs;
+	*raw = rs < hs;
+	return *raw ? rs : hs;
 }
 
-/* base and raw of h's reads [h->lo, h->hi) */
-static void rkt_hist_layout(rkt_hist_t *h, const rkt_set_t *s)
-{
-	uint64_t tot = 0;
-	for (int64_t r = 0; r < h->hi - h->lo; r++) {
-		int64_t L = (int64_t)s->len[h->lo + r] - h->tau + 1;
-		h->base[r] = tot;
-		if (L <= 0) continue;
-		h->raw[r] = (uint64_t)L * (uint64_t)s->n < (uint64_t)L * (uint64_t)(L + 1) / 2;
-		tot += rkt_hist_size(s, h->lo + r, h->tau);
-	}
-	h->base[h->hi - h->lo] = tot;
-}
-
-static rk_status_t rkt_hist_init(rkt_hist_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, int64_t tau)
+/* h's reads [lo, hi), their layout (base, raw); with_cnt: zeroed counters too. */
+static rk_status_t rkt_hist_init(rkt_hist_t *h, const rkt_set_t *s, int64_t lo, int64_t hi, int64_t tau, int with_cnt)
 {
 	int64_t n = hi - lo;
 	h->lo = lo; h->hi = hi; h->m = s->n; h->tau = tau;
 	h->base = malloc(sizeof(uint64_t) * (size_t)(n + 1));
 	h->raw = calloc((size_t)n + 1, 1);
 	if (!h->base || !h->raw) { rk_set_error("out of memory"); return RK_ERES; }
-	rkt_hist_layout(h, s);
-	uint64_t tot = h->base[n];
+	uint64_t tot = 0;
+	for (int64_t r = 0; r < n; r++) {
+		h->base[r] = tot;
+		tot += rkt_hist_size(s, lo + r, tau, &h->raw[r]);
+	}
+	h->base[n] = tot;
+	if (!with_cnt) return RK_OK;
 	h->cnt = calloc(tot ? tot : 1, sizeof(uint32_t));
 	if (!h->cnt) {
 		rk_set_error("out of memory: support counters need %.2f GB", tot * 4.0 / 1e9);
@@ -281,7 +276,7 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 	rk_status_t st = RK_OK;
 	memset(&h, 0, sizeof h);
 	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
-	if ((st = rkt_hist_init(&h, s, lo, hi, o->tau)) == RK_OK && (st = rkt_count(o, s, &h, lo, hi, 0, 1)) == RK_OK)
+	if ((st = rkt_hist_init(&h, s, lo, hi, o->tau, 1)) == RK_OK && (st = rkt_count(o, s, &h, lo, hi, 0, 1)) == RK_OK)
 		st = rkt_cands(o, s, &h, lo, hi, out);
 	rkt_hist_free(&h);
 	return st;
@@ -294,7 +289,7 @@ rk_status_t rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int 
 	memset(&h, 0, sizeof h);
 	*cnt = 0; *n_cnt = 0;
 	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
-	if ((st = rkt_hist_init(&h, s, 0, s->n, o->tau)) == RK_OK && (st = rkt_count(o, s, &h, 0, s->n, share, nshare)) == RK_OK) {
+	if ((st = rkt_hist_init(&h, s, 0, s->n, o->tau, 1)) == RK_OK && (st = rkt_count(o, s, &h, 0, s->n, share, nshare)) == RK_OK) {
 		*cnt = h.cnt; *n_cnt = h.base[s->n];
 		h.cnt = 0;
 	}
@@ -302,11 +297,15 @@ rk_status_t rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int 
 	return st;
 }
 
-uint64_t rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r)
+void rkt_support_offs(const rkt_set_t *s, int64_t tau, const int64_t *at, int n_at, uint64_t *off)
 {
 	uint64_t tot = 0;
-	for (int64_t q = 0; q < r; q++) tot += rkt_hist_size(s, q, tau);
-	return tot;
+	uint8_t raw;
+	int64_t q = 0;
+	for (int a = 0; a < n_at; a++) {
+		for (; q < at[a]; q++) tot += rkt_hist_size(s, q, tau, &raw);
+		off[a] = tot;
+	}
 }
 
 rk_status_t rkt_cands_from_supports(const rkt_opt_t *o, const rkt_set_t *s, const uint32_t *cnt, int64_t lo, int64_t hi, rkt_cand_t *out)
@@ -314,14 +313,11 @@ rk_status_t rkt_cands_from_supports(const rkt_opt_t *o, const rkt_set_t *s, cons
 	rkt_hist_t h;
 	rk_status_t st;
 	memset(&h, 0, sizeof h);
-	h.lo = 0; h.hi = s->n; h.m = s->n; h.tau = o->tau;
-	h.base = malloc(sizeof(uint64_t) * (size_t)(s->n + 1));
-	h.raw = calloc((size_t)s->n + 1, 1);
-	if (!h.base || !h.raw) { free(h.base); free(h.raw); rk_set_error("out of memory"); return RK_ERES; }
-	rkt_hist_layout(&h, s);
-	h.cnt = (uint32_t *)cnt;  /* borrowed, only read */
-	st = rkt_cands(o, s, &h, lo, hi, out);
-	free(h.base); free(h.raw);
+	if ((st = rkt_hist_init(&h, s, 0, s->n, o->tau, 0)) == RK_OK) {
+		h.cnt = (uint32_t *)cnt;  /* borrowed, only read */
+		st = rkt_cands(o, s, &h, lo, hi, out);
+		h.cnt = 0;
+	}
+	rkt_hist_free(&h);
 	return st;
 }
-

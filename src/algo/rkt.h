@@ -39,11 +39,12 @@ rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, i
 
 /* The share `share` of nshare of the work of rkt_candidates over all reads: the unordered
  * pairs (i, j > i) with i % nshare == share, each walked once, counted for both reads into
- * the counters of every read (read r's at rkt_support_off(s, o->tau, r); *n_cnt in all),
+ * the counters of every read (laid out read after read: rkt_support_offs; *n_cnt in all),
  * for several ranks to sum (uint32) and take candidates from. *cnt is allocated here and
  * freed by the caller. */
 rk_status_t rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, uint32_t **cnt, uint64_t *n_cnt);
-uint64_t rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r);
+/* off[a] = the counters of reads 0 .. at[a] - 1 (where read at[a]'s begin), at ascending. */
+void rkt_support_offs(const rkt_set_t *s, int64_t tau, const int64_t *at, int n_at, uint64_t *off);
 /* Candidates of reads [lo, hi) from the summed counters cnt (laid out as above; only those
  * of reads lo .. hi - 1 are read). */
 rk_status_t rkt_cands_from_supports(const rkt_opt_t *o, const rkt_set_t *s, const uint32_t *cnt, int64_t lo, int64_t hi,

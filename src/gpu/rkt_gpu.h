@@ -52,8 +52,9 @@ void rgpu_rkt_sup_close_peers(rgpu_rkt_sup_t *sup);
 rk_status_t rgpu_rkt_sup_add(rgpu_rkt_sup_t *sup, const rgpu_rkt_sup_t *other, uint64_t off, uint64_t n);
 /* Candidates of reads [lo, hi) from sup's counters (summed by now), computed on the device. */
 rk_status_t rgpu_rkt_sup_cands(rgpu_rkt_sup_t *sup, int64_t lo, int64_t hi, rkt_cand_t *out);
-/* Offset of read r's supports in S (the number of counters of reads 0 .. r - 1). */
-uint64_t rgpu_rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r);
+/* off[a] = the offset of read at[a]'s supports in S (the counters of reads 0 .. at[a] - 1),
+ * at ascending. */
+void rgpu_rkt_support_offs(const rkt_set_t *s, int64_t tau, const int64_t *at, int n_at, uint64_t *off);
 /* Candidates of reads [lo, hi) from the summed supports of those reads (host). */
 void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, int64_t t, const uint32_t *S, int64_t lo,
                                   int64_t hi, rkt_cand_t *out);

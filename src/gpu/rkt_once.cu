@@ -406,7 +406,7 @@ extern "C" rk_status_t rgpu_rkt_sup_add(rgpu_rkt_sup_t *u, const rgpu_rkt_sup_t 
 		CUDA_CHECK_GOTO(cudaMalloc(&u->tmp, 4 * tn), done);
 		u->tmp_n = tn;
 	}
-	for (int q = other ? -1 : 0; q < (other ? 0 : u->n_peer); q++) {
+	for (int q = 0; q < (other ? 1 : u->n_peer); q++) {
 		const uint32_t *src = other ? other->k.S : u->peer[q];
 		if (!src) continue;
 		for (uint64_t a = 0; a < n; a += RG_ADD_CHUNK) {
@@ -444,17 +444,21 @@ done:
 	return st;
 }
 
-extern "C" uint64_t rgpu_rkt_support_off(const rkt_set_t *s, int64_t tau, int64_t r)
+extern "C" void rgpu_rkt_support_offs(const rkt_set_t *s, int64_t tau, const int64_t *at, int n_at, uint64_t *off)
 {
-	uint64_t off = 0;
-	for (int64_t q = 0; q < r; q++) off += rg_ncounters(s->len[q], tau);
-	return off;
+	uint64_t tot = 0;
+	int64_t q = 0;
+	for (int a = 0; a < n_at; a++) {
+		for (; q < at[a]; q++) tot += rg_ncounters(s->len[q], tau);
+		off[a] = tot;
+	}
 }
 
 extern "C" void rgpu_rkt_cands_from_supports(const rkt_set_t *s, int64_t tau, int64_t t, const uint32_t *S, int64_t lo,
                                              int64_t hi, rkt_cand_t *out)
 {
-	uint64_t off = rgpu_rkt_support_off(s, tau, lo);
+	uint64_t off;
+	rgpu_rkt_support_offs(s, tau, &lo, 1, &off);
 	for (int64_t r = lo; r < hi; r++) {
 		out[r - lo] = rg_cand_of(S + off, s->len[r], tau, t);
 		off += rg_ncounters(s->len[r], tau);

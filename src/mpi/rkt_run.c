@@ -173,7 +173,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 		if (st != RK_OK && rmpi_gpu_failed(&o->c, &be, st)) st = RK_OK;
 		if ((st = rmpi_agree(w, st)) == RK_OK && !rmpi_any(w, !sup)) {
 			rmpi_clock_lap(&clk, RMPI_COMPUTE);
-			for (int r = 0; r <= w->size; r++) soff[r] = rgpu_rkt_support_off(&set, ro.tau, bounds[r]);
+			rgpu_rkt_support_offs(&set, ro.tau, bounds, w->size + 1, soff);
 			st = rkt_sum_supports(w, sup, soff, &set, &ro, lo, hi, mine);
 			rmpi_clock_lap(&clk, RMPI_GATHER);
 			shared = 1;
@@ -192,25 +192,27 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	 * node's memory per rank; else each rank walks its own reads against all (pairs across
 	 * two ranks' reads walked by both). */
 	if (!shared && w->size > 1 && !rmpi_any(w, be.use_gpu)) {
-		const double need = 4.0 * (double)rkt_support_off(&set, ro.tau, set.n);
+		uint64_t *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
+		if (soff) rkt_support_offs(&set, ro.tau, bounds, w->size + 1, soff);  /* bounds[size] = n: all counters */
+		const double need = soff ? 4.0 * (double)soff[w->size] : 0;
 		const double room = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 4 / (w->local_size > 0 ? w->local_size : 1);
-		if (!rmpi_any(w, need > room)) {
+		if (!rmpi_any(w, !soff || need > room)) {
 			uint32_t *S = 0;
-			uint64_t nS = 0, *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
-			st = soff ? rkt_supports(&ro, &set, w->rank, w->size, &S, &nS) : RK_ERES;
-			if (st) rk_debug("rkt: rank %d: %s; each rank walks its own reads", w->rank, soff ? rk_error() : "out of memory");
+			uint64_t nS = 0;
+			st = rkt_supports(&ro, &set, w->rank, w->size, &S, &nS);
+			if (st) rk_debug("rkt: rank %d: %s; each rank walks its own reads", w->rank, rk_error());
 			if (!rmpi_any(w, st != RK_OK)) {
 				rmpi_clock_lap(&clk, RMPI_COMPUTE);
-				for (int r = 0; r <= w->size; r++) soff[r] = rkt_support_off(&set, ro.tau, bounds[r]);
 				rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
 				rmpi_clock_lap(&clk, RMPI_GATHER);
 				if ((st = rkt_cands_from_supports(&ro, &set, S, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 				rk_debug("rkt: rank %d: pairs dealt out to the CPU ranks, counters summed", w->rank);
 				shared = 1;
 			} else st = RK_OK;
-			free(S); free(soff);
+			free(S);
 		} else if (w->rank == 0)
 			rk_debug("rkt: the counters of all reads (%.3g GB) are too many for every rank to hold; each rank walks its own reads", need / 1e9);
+		free(soff);
 	}
 	if (!shared && !be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	rmpi_clock_lap(&clk, RMPI_COMPUTE);
