@@ -367,7 +367,7 @@ typedef struct {
 
 static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc, pres_t *res)
 {
-	const int mode = X->mode, EWB = ew_bytes(mode);
+	const int mode = X->mode;
 	int64_t rows = 0, maxlb = 0;
 	for (int64_t i = 0; i < np; i++) {
 		rows += ps[i].la;
@@ -444,15 +444,18 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		for (int64_t s = ps[i].first; s < ps[i].first + (ps[i].la + SR - 1) / SR; s++) hsp[s] = (int32_t)i;
 	dbuf_t dps = { 0, 0 }, dsp = { 0, 0 }, drings = { 0, 0 }, dwrap = { 0, 0 }, dcnt = { 0, 0 }, dpart = { 0, 0 };
 	rk_status_t st = RK_OK;
-	const uint64_t cnt_bytes = (uint64_t)2 * G * DPG_CNT_STRIDE * 8;
+	const uint64_t cnt_bytes = (uint64_t)G * DPG_CNT_STRIDE * 8, SB = (uint64_t)dpg_slot_bytes(mode);
+	const uint64_t ring_bytes = (uint64_t)(G - 1) * ring * cww * SB, wrap_bytes = (uint64_t)((maxlb + 31) / 32 + 1) * SB;
 	if ((st = dalloc(X, &dps, sizeof(dpg_pass_t) * (uint64_t)np, "the passes of a long pair")) ||
 	    (st = dalloc(X, &dsp, 4 * (uint64_t)ns, "the strips of a long pair")) ||
 	    (st = dalloc(X, &dpart, 8 * (uint64_t)ns, "the strips of a long pair")) ||
-	    (st = dalloc(X, &drings, (uint64_t)(G - 1) * ring * cww * EWB, "the rings between warps")) ||
-	    (st = dalloc(X, &dwrap, (uint64_t)((maxlb + 31) / 32 + 1) * EWB, "the wrap-around row")) ||
+	    (st = dalloc(X, &drings, ring_bytes, "the rings between warps")) ||
+	    (st = dalloc(X, &dwrap, wrap_bytes, "the wrap-around row")) ||
 	    (st = dalloc(X, &dcnt, cnt_bytes, "the pipeline counters")))
 		goto done;
 	CUDA_CHECK_GOTO(cudaMemsetAsync(dcnt.p, 0, cnt_bytes, X->rt.st), done);
+	if (ring_bytes) CUDA_CHECK_GOTO(cudaMemsetAsync(drings.p, 0, ring_bytes, X->rt.st), done);
+	CUDA_CHECK_GOTO(cudaMemsetAsync(dwrap.p, 0, wrap_bytes, X->rt.st), done);
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(dps.p, ps, sizeof(dpg_pass_t) * (size_t)np, cudaMemcpyHostToDevice, X->rt.st), done);
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(dsp.p, hsp, 4 * (size_t)ns, cudaMemcpyHostToDevice, X->rt.st), done);
 	{
@@ -466,8 +469,8 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		lp.G = (int)G;
 		lp.ring = ring;
 		lp.cww = cww;
-		lp.rings = drings.p;
-		lp.wrap = dwrap.p;
+		lp.rings = (unsigned long long *)drings.p;
+		lp.wrap = (unsigned long long *)dwrap.p;
 		lp.cnt = (unsigned long long *)dcnt.p;
 		lp.part = (long long *)dpart.p;
 		long_arg_t la = { mode, &lp };

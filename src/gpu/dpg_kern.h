@@ -112,10 +112,11 @@ static inline DPG_HD int64_t dpg_chi(int64_t r1, int64_t dhi, int64_t lb)
 
 /* The long kernel: a persistent grid of G warps; strip s (1024 RW rows of one pass) is run
  * by warp s mod G, strips in order. Buffer k < G - 1 is the ring from warp k to warp k + 1
- * (ring chunks of cww edge words); buffer G - 1 is the wrap (warp G - 1 to warp 0, one word
- * per 32 columns, as long as the longest B, indexed by the word's place in the transfer).
- * Counters: produced / consumed chunks of buffer k at cnt[DPG_CNT_STRIDE * 2k] /
- * cnt[DPG_CNT_STRIDE * (2k + 1)], zero at launch. part[s]: the sum of strip s's bottom-row
+ * (ring chunks of cww slots); buffer G - 1 is the wrap (warp G - 1 to warp 0, one slot per 32
+ * columns, as long as the longest B, indexed by the word's place in the transfer). A slot is an
+ * edge word with its sequence number (dpg_kernel.cu), dpg_slot_bytes each; rings and wrap are
+ * zero at launch (number 0: never written). Counters: chunks of buffer k consumed at
+ * cnt[DPG_CNT_STRIDE * k], zero at launch. part[s]: the sum of strip s's bottom-row
  * deltas (lev +1/-1, lcs LCS increments) over its columns before the next strip's first column,
  * over all of its columns for a pass's last strip; with the corners (+1 per row down a left
  * edge for lev, nothing for lcs) they give every strip's corner values (dpg_gpu.cu). */
@@ -125,10 +126,13 @@ typedef struct {
 	int64_t ns;
 	const uint8_t *codes;
 	int nc, rw, G, ring, cww;
-	void *rings, *wrap;
+	unsigned long long *rings, *wrap;
 	unsigned long long *cnt;
 	long long *part;
 } dpg_long_t;
+
+/* bytes of a ring slot: lev {32 bits of the word, number} x 2, lcs {word, number} */
+static inline int dpg_slot_bytes(int mode) { return mode == DPG_LEV ? 16 : 8; }
 
 #if defined(__CUDACC__) || defined(DPG_EMU)
 /* Launches on st; the shared memory per warp is nc * rw * 128 bytes. */

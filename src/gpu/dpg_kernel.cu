@@ -346,29 +346,79 @@ __global__ void __launch_bounds__(128) dpg_trace_kernel(const dpg_batch_t p)
 /* ------------------------------------------------------------------------------------------ */
 /* long kernel */
 
+/* Ring slots. An edge word crosses from warp to warp in a slot that carries its own sequence
+ * number: lev two 64-bit halves of {32 bits of the word, the number}, lcs one {word, number}.
+ * Each half is one naturally aligned 64-bit access, single-copy atomic, so a reader that sees
+ * the number it expects sees the word written with it: no release fence on the writer, no
+ * acquire (which invalidates L1, so that the next loads of B's codes miss) on the reader, and
+ * the reader waits for the word it needs, not for a whole chunk. Relaxed gpu-scope accesses
+ * (served by L2) throughout; the consumed counters are relaxed too: a reader publishes a chunk
+ * only after it has checked every number in it, so its loads are done before the store. */
 #ifdef DPG_EMU
-__device__ __forceinline__ unsigned long long ld_acquire(const unsigned long long *p) { return emu_ld_acquire(p); }
-__device__ __forceinline__ void st_release(unsigned long long *p, unsigned long long v) { emu_st_release(p, v); }
+__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long *p) { return emu_ld_acquire(p); }
+__device__ __forceinline__ void st_relaxed(unsigned long long *p, unsigned long long v) { emu_st_release(p, v); }
+__device__ __forceinline__ void ld_relaxed2(const unsigned long long *p, unsigned long long &a, unsigned long long &b)
+{
+	a = emu_ld_acquire(p);
+	b = emu_ld_acquire(p + 1);
+}
+__device__ __forceinline__ void st_relaxed2(unsigned long long *p, unsigned long long a, unsigned long long b)
+{
+	emu_st_release(p, a);
+	emu_st_release(p + 1, b);
+}
 #else
-/* gpu-scope acquire / release: the counters order the edge data (written with st.cg, read
- * with ld.cg, both at L2) between SMs */
-__device__ __forceinline__ unsigned long long ld_acquire(const unsigned long long *p)
+__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long *p)
 {
 	unsigned long long v;
-	asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
 	return v;
 }
-__device__ __forceinline__ void st_release(unsigned long long *p, unsigned long long v)
+__device__ __forceinline__ void st_relaxed(unsigned long long *p, unsigned long long v)
 {
-	asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+	asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void ld_relaxed2(const unsigned long long *p, unsigned long long &a, unsigned long long &b)
+{
+	asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
+__device__ __forceinline__ void st_relaxed2(unsigned long long *p, unsigned long long a, unsigned long long b)
+{
+	asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
 }
 #endif
-/* Every lane waits (each with its own acquire load) until *p >= v; `seen` is the lane's last
- * acquired value, which spares the load when it is already enough. The exit is warp-uniform. */
+/* slot `at` of a ring (dpg_slot_bytes: lev 2, lcs 1 u64 each) */
+template <int MODE>
+__device__ __forceinline__ void slot_put(unsigned long long *ring, int64_t at, typename dpg_ew<MODE>::T w, uint32_t seq)
+{
+	const unsigned long long f = (unsigned long long)seq << 32;
+	if constexpr (MODE == DPG_LEV) st_relaxed2(ring + 2 * at, (w & 0xffffffffull) | f, (w >> 32) | f);
+	else st_relaxed(ring + at, (unsigned long long)w | f);
+}
+template <int MODE>
+__device__ __forceinline__ void slot_get(const unsigned long long *ring, int64_t at, unsigned long long &a, unsigned long long &b)
+{
+	if constexpr (MODE == DPG_LEV) ld_relaxed2(ring + 2 * at, a, b);
+	else { a = ld_relaxed(ring + at); b = a; }
+}
+/* whether the slot read as (a, b) holds number seq, and its word */
+template <int MODE>
+__device__ __forceinline__ bool slot_has(unsigned long long a, unsigned long long b, uint32_t seq, typename dpg_ew<MODE>::T &w)
+{
+	if constexpr (MODE == DPG_LEV) {
+		w = (a & 0xffffffffull) | (b << 32);
+		return (uint32_t)(a >> 32) == seq && (uint32_t)(b >> 32) == seq;
+	} else {
+		w = (uint32_t)a;
+		return (uint32_t)(a >> 32) == seq;
+	}
+}
+/* Every lane waits (each with its own load) until *p >= v; `seen` is the lane's last value,
+ * which spares the load when it is already enough. The exit is warp-uniform. */
 __device__ __forceinline__ void wait_ge(const unsigned long long *p, unsigned long long v, unsigned long long &seen)
 {
 	while (!__all_sync(FULLM, seen >= v)) {
-		seen = ld_acquire(p);
+		seen = ld_relaxed(p);
 		if (__all_sync(FULLM, seen >= v)) break;
 		__nanosleep(32);
 	}
@@ -476,19 +526,19 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 	if (gw >= G) return;   /* a whole warp: nobody waits for it */
 	uint32_t *tbl = dsm + (size_t)wib * p.nc * RW * 32;
 	constexpr int SR = 1024 * RW;   /* rows per strip */
+	constexpr int SW = MODE == DPG_LEV ? 2 : 1;   /* u64 per slot */
 	const int cww = p.cww, ring = p.ring;
 	/* buffer k < G - 1: ring k -> k + 1; buffer G - 1: the wrap. Out: buffer gw; in: gw - 1. */
 	const int kin = gw == 0 ? G - 1 : gw - 1, kout = gw;
 	const bool in_wrap = kin == G - 1, out_wrap = kout == G - 1;
-	ew_t *const inb = in_wrap ? (ew_t *)p.wrap : (ew_t *)p.rings + (int64_t)kin * ring * cww;
-	ew_t *const outb = out_wrap ? (ew_t *)p.wrap : (ew_t *)p.rings + (int64_t)kout * ring * cww;
-	unsigned long long *const in_prod = p.cnt + (int64_t)DPG_CNT_STRIDE * (2 * kin);
-	unsigned long long *const in_cons = in_prod + DPG_CNT_STRIDE;
-	unsigned long long *const out_prod = p.cnt + (int64_t)DPG_CNT_STRIDE * (2 * kout);
-	unsigned long long *const out_cons = out_prod + DPG_CNT_STRIDE;
+	unsigned long long *const inb = in_wrap ? p.wrap : p.rings + (int64_t)kin * ring * cww * SW;
+	unsigned long long *const outb = out_wrap ? p.wrap : p.rings + (int64_t)kout * ring * cww * SW;
+	unsigned long long *const in_cons = p.cnt + (int64_t)DPG_CNT_STRIDE * kin;
+	unsigned long long *const out_cons = p.cnt + (int64_t)DPG_CNT_STRIDE * kout;
 	unsigned long long in_done = 0, out_done = 0;   /* chunks read from in / written to out so far */
-	unsigned long long seen_prod = 0, seen_cons = 0;
+	unsigned long long seen_cons = 0;
 	unsigned long long wp_base = 0, wp_n = 0;       /* the last transfer this warp wrote into the wrap */
+	uint32_t wrap_in = 0, wrap_out = 0;             /* transfers read from / written to the wrap so far */
 	bool wp = false;
 
 	for (int64_t s = gw; s < p.ns; s += G) {
@@ -527,42 +577,65 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 		}
 		const ew_t *tsrc = from_prev ? nullptr : (const ew_t *)P.top;
 		const bool btop = !from_prev && !P.top;
-		ew_t *const osnk = to_next ? outb : (ew_t *)P.bot;
 		ew_t acc_cur = 0, acc_nxt = 0, tw = 0;
 		hand_t hd = { 0u, 0u };
 		long long part = 0;
 		const int fend = chi >> 5;   /* blocks kb0 + 1 .. fend - 1 have every column inside [clo, chi) */
-		/* the top edge word of block b (lane 0's; kb0 <= b < kb1), fetched one block ahead so
-		 * that its load from L2 is not waited for at the block's first step */
-		/* word t of a transfer is word r of chunk x in ring slot (done + x) mod ring: kept as
-		 * running counts (blocks come in order), no division in the loop */
+		/* The top edge word of block b (lane 0's; kb0 <= b < kb1) is taken one block ahead, and
+		 * its slot was loaded one block before that (the pending load), so that neither the
+		 * load nor the check waits on L2 at a block's first step. Word t of a transfer is word
+		 * r of chunk x in ring slot (done + x) mod ring, numbered (done + x) cww + r + 1; in the
+		 * wrap it is slot t, numbered by the transfer. Running counts: no division in the loop. */
 		int in_t = 0, in_r = 0, in_x = 0, in_slot = (int)(in_done % (unsigned long long)ring);
 		int out_r = 0, out_q = 0, out_slot = (int)(out_done % (unsigned long long)ring);
+		unsigned long long pa = 0, pb = 0;   /* the pending slot, as loaded (lane 0) */
+		int64_t p_at = 0;
+		uint32_t p_seq = 0;
+		int p_x = 0;
+		bool p_first = false;
+		auto issue = [&]() {   /* load the slot of the transfer's next word */
+			p_at = in_wrap ? (int64_t)in_t : (int64_t)in_slot * cww + in_r;
+			p_seq = in_wrap ? wrap_in + 1 : (uint32_t)((in_done + in_x) * cww + in_r + 1);
+			p_first = in_r == 0;
+			p_x = in_x;
+			if (lane == 0) slot_get<MODE>(inb, p_at, pa, pb);
+			in_t++;
+			if (++in_r == cww) {
+				in_r = 0;
+				in_x++;
+				if (++in_slot == ring) in_slot = 0;
+			}
+		};
+		auto take = [&](int b) -> ew_t {   /* the pending word (of block b), once its number is there */
+			/* the chunks before this one were all taken: their slots may be reused */
+			if (p_first && p_x > 0 && lane == 0) st_relaxed(in_cons, in_done + p_x);
+			ew_t w = 0;
+			bool ok = lane != 0 || slot_has<MODE>(pa, pb, p_seq, w);
+			(void)b;
+			DBGW(0, nullptr, p_seq);
+			while (!__all_sync(FULLM, ok)) {
+				__nanosleep(32);
+				if (lane == 0) {
+					slot_get<MODE>(inb, p_at, pa, pb);
+					ok = slot_has<MODE>(pa, pb, p_seq, w);
+				}
+			}
+			return lane == 0 ? w : (ew_t)0;
+		};
 		auto top_word = [&](int b) -> ew_t {
 			if (from_prev) {
 				if (b < pk1) {
-					const int t = in_t, x = in_x;   /* word t of the transfer */
-					if (in_r == 0) {
-						/* chunks < x are in lane 0's registers: their slots may be reused */
-						if (x > 0 && lane == 0) st_release(in_cons, in_done + x);
-						DBGW(0, in_prod, in_done + x + 1);
-						wait_ge(in_prod, in_done + x + 1, seen_prod);
-					}
-					const int64_t at = in_wrap ? t : (int64_t)in_slot * cww + in_r;
-					in_t++;
-					if (++in_r == cww) {
-						in_r = 0;
-						in_x++;
-						if (++in_slot == ring) in_slot = 0;
-					}
-					return lane == 0 ? __ldcg(inb + at) : (ew_t)0;
+					if (b == kb0) issue();
+					const ew_t w = take(b);
+					if (b + 1 < pk1) issue();
+					return w;
 				}
 				/* right of what the strip above computed. The whole transfer is read (its last
 				 * word is in lane 0's registers): say so now, not at the strip's end. A banded
 				 * strip goes on past pk1, and the wrap's writer, which the strip may be waiting
 				 * for through its own ring, waits for exactly these slots (G = 2 deadlocked
 				 * here, test_gpu_dp "wrap"). */
-				if (b == pk1 && lane == 0) st_release(in_cons, in_done + pnch);
+				if (b == pk1 && lane == 0) st_relaxed(in_cons, in_done + pnch);
 				return ew_virtual<MODE>();
 			}
 			return tsrc && lane == 0 ? tsrc[b] : (ew_t)0;
@@ -599,30 +672,30 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 						}
 						if (need) { DBGW(1, out_cons, need); wait_ge(out_cons, need, seen_cons); }
 					}
-					const int64_t at = out_wrap ? t : (int64_t)out_slot * cww + out_r;
-					if (lane == ol) __stcg(osnk + at, out);
-					if ((out_r == cww - 1 || k == kb1 - 1) && lane == ol) {
-						/* the release orders this lane's own __stcg of the chunk before it */
-						st_release(out_prod, out_done + q + 1);
+					if (lane == ol) {
+						const int64_t at = out_wrap ? (int64_t)t : (int64_t)out_slot * cww + out_r;
+						const uint32_t seq = out_wrap ? wrap_out + 1 : (uint32_t)((out_done + q) * cww + out_r + 1);
+						slot_put<MODE>(outb, at, out, seq);
 					}
 					if (++out_r == cww) {
 						out_r = 0;
 						out_q++;
 						if (++out_slot == ring) out_slot = 0;
 					}
-				} else if (!to_next && osnk && lane == ol) {
-					osnk[k] = acc_cur;
+				} else if (!to_next && P.bot && lane == ol) {
+					((ew_t *)P.bot)[k] = acc_cur;
 				}
 			}
 			acc_cur = acc_nxt;
 			acc_nxt = 0;
 		}
 		if (from_prev) {
-			if (lane == 0) st_release(in_cons, in_done + pnch);
+			if (lane == 0) st_relaxed(in_cons, in_done + pnch);
 			in_done += pnch;
+			if (in_wrap) wrap_in++;
 		}
 		if (to_next) {
-			if (out_wrap) { wp = true; wp_base = out_done; wp_n = nch; }
+			if (out_wrap) { wp = true; wp_base = out_done; wp_n = nch; wrap_out++; }
 			out_done += nch;
 		}
 		if (P.right) {
