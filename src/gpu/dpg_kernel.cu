@@ -598,7 +598,9 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 			p_seq = in_wrap ? wrap_in + 1 : (uint32_t)((in_done + in_x) * cww + in_r + 1);
 			p_first = in_r == 0;
 			p_x = in_x;
-			if (lane == 0) slot_get<MODE>(inb, p_at, pa, pb);
+			/* every lane loads (one request): a load of lane 0 alone would be a predicated
+			 * one, whose registers the compiler copies at once, waiting for L2 right here */
+			slot_get<MODE>(inb, p_at, pa, pb);
 			in_t++;
 			if (++in_r == cww) {
 				in_r = 0;
@@ -610,15 +612,12 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 			/* the chunks before this one were all taken: their slots may be reused */
 			if (p_first && p_x > 0 && lane == 0) st_relaxed(in_cons, in_done + p_x);
 			ew_t w = 0;
-			bool ok = lane != 0 || slot_has<MODE>(pa, pb, p_seq, w);
 			(void)b;
 			DBGW(0, nullptr, p_seq);
-			while (!__all_sync(FULLM, ok)) {
-				__nanosleep(32);
-				if (lane == 0) {
-					slot_get<MODE>(inb, p_at, pa, pb);
-					ok = slot_has<MODE>(pa, pb, p_seq, w);
-				}
+			/* the first misses reload at once: the word is most often being written */
+			for (int n = 0; !__all_sync(FULLM, slot_has<MODE>(pa, pb, p_seq, w)); n++) {
+				if (n >= 4) __nanosleep(32);
+				slot_get<MODE>(inb, p_at, pa, pb);
 			}
 			return lane == 0 ? w : (ew_t)0;
 		};
