@@ -36,7 +36,7 @@ static_assert((int)RGPU_DP_LEV == (int)DPG_LEV && (int)RGPU_DP_LCS == (int)DPG_L
 #define D_LEAF_ROWS 1024
 #define D_LEAF_BYTES (1ll << 20)
 #define D_RING 16
-#define D_CWW 8
+#define D_CWW 16
 #define D_CHUNK_PAIRS (1ll << 20)
 #define D_ALIGN 256
 #define D_ARENA_MAX (1ull << 30)   /* batch arenas: chunks of at most 1 GB keep a long path's peak low */
@@ -374,11 +374,8 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		maxlb = imax(maxlb, ps[i].lb);
 	}
 	int banded = 1;
-	int64_t wmax = 0;   /* the widest strip's columns: what the pipeline's fill is paid against */
-	for (int64_t i = 0; i < np; i++) {
+	for (int64_t i = 0; i < np; i++)
 		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
-		wmax = imax(wmax, imin(ps[i].lb, ps[i].dhi - ps[i].dlo + 4096));
-	}
 	int coop = 0;
 	CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, X->rt.device));
 	if (!coop) {
@@ -424,13 +421,10 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 	}
 	G = imin(G, ns);
 	if (rgpu_dp_tune.max_warps > 0) G = imin(G, rgpu_dp_tune.max_warps);
-	/* chunk of the rings: a strip starts about (cww + 1) x 32 steps after the one above, so the
-	 * fill costs ns (cww + 1) 32 steps against a strip's wmax: the largest chunk that keeps it
-	 * under 10%, down to two words (each chunk costs an acquire and a release: one-word chunks
-	 * were slower on an H100 whatever the fill); rings of at least 128 words */
-	int cww = (int)rgpu_dp_tune.chunk_words;
-	if (cww <= 0)
-		for (cww = D_CWW; cww > 2 && (double)ns * (cww + 1) * 32 > 0.1 * (double)wmax; cww /= 2) {}
+	/* chunk of the rings: a strip waits for each word it needs (its slot's number), so the chunk
+	 * only sets how often the reader says which slots are free; large chunks (H100, lcs 1 Mb:
+	 * 2 words 0.0526 s, 16 words 0.0515 s); rings of at least 128 words */
+	const int cww = rgpu_dp_tune.chunk_words > 0 ? (int)rgpu_dp_tune.chunk_words : D_CWW;
 	const int ring = (int)imax(2, tune_or(rgpu_dp_tune.ring, imax(D_RING, 128 / cww)));
 	int32_t *hsp = (int32_t *)malloc(sizeof(int32_t) * (size_t)ns);
 	long long *hpart = (long long *)malloc(sizeof(long long) * (size_t)ns);

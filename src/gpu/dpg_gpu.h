@@ -19,7 +19,7 @@ typedef struct {
 	int long_rw;          /* words per lane of the long kernel, 1, 2 or 4 [by strips and resident warps] */
 	int max_warps;        /* at most this many warps in the long kernel's pipeline [as many as fit] */
 	int ring;             /* chunks per ring between warps, >= 2 [16, at least 128 words] */
-	int chunk_words;      /* 32-column words per chunk [8, less where the pipeline fill would cost over 4%] */
+	int chunk_words;      /* 32-column words per chunk of a ring [16] */
 	int64_t batch_max_la; /* A longer than this (at most 4096) goes to the long kernel [4096] */
 	int64_t long_cells;   /* ... and pairs of more cells than this [2^28] */
 	int64_t path_cells;   /* paths: pairs of more cells than this by Hirschberg [2^24] */

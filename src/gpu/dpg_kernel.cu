@@ -474,12 +474,12 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  * indices b, which are column words and the same for every strip of a pass; a transfer from
  * strip s to s + 1 is the words [nk0, kb1) of s, which start where s + 1 starts. Strip s
  * "completes block b" after, in order: at a chunk start, publishing that the chunks before are
- * read, then waiting for the chunk of its top word b + 1 (fetched a block ahead); the 32 steps; at the end of the block,
- * flushing word b - 1, waiting before the first word of a chunk for its slot and publishing the
- * chunk after its last word. So completing block b needs:
- *  (a) the strip above completed block <= b + 1 + cww (the chunk with word b + 1 is whole by then);
- *  (b) ring slots: the strip below completed block b - 3 - (r - 1) cww (the chunk r - 1 chunks
- *      back was read; its publication is at the start of block b - 2 - (r - 1) cww), or, for a
+ * read, then waiting for the slot of its top word b to hold that word (its number); the 32
+ * steps; at the end of the block, writing word b - 1 into its slot, after waiting, before the
+ * first word of a chunk, for the chunk's slots to have been read. So completing block b needs:
+ *  (a) the strip above completed block <= b + 1 (it writes word b at the end of block b + 1);
+ *  (b) ring slots: the strip below completed block b - 2 - (r - 1) cww (the chunk r - 1 chunks
+ *      back was read; its publication is at the start of block b - 1 - (r - 1) cww), or, for a
  *      slot last used by this warp's previous strip, a strip of the previous round;
  *  (c) the wrap (warp G - 1 to warp 0 of the next round, as long as a whole B, indexed by the
  *      word's place t in its transfer): the strip that read the slot's previous contents did so
@@ -487,15 +487,15 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  *      the first block past the transfer (pk1); were it only at the strip's end, a banded
  *      strip reaching right of pk1 would make this need its whole strip, ring waits included
  *      (with G = 2 those are waits for the wrap's writer itself: a cycle);
- *      for G = 1 that is this strip, which read slot t at block kb0 + t - 1 and overwrites it at the
- *      end of block nk0 + t + 1 > kb0 + t - 1 (program order, no wait);
+ *      for G = 1 that is this strip, which read slot t at block kb0 + t (and loaded it a block
+ *      before) and overwrites it at the end of block nk0 + t + 1 > kb0 + t (program order);
  *  (d) its own block b - 1, and all of its warp's strip of the previous round.
  * Within a round (strips rG .. rG + G - 1) cut the strips into segments, maximal runs of one
  * pass: strips depend on each other only inside a segment, except (c) from a wrap writer in a
  * later segment to warp 0's strip, which heads the first one (when the whole round is one
  * segment, (c) is implied by (a) along the chain and never blocks). Inside a segment put
- * phi(s, b) = b + (cww + 2) s: (a) lowers phi by at least 1 and (b) by 1 + (r - 2) cww >= 1
- * (this is where r >= 2 is needed), (d) by 1. Every need thus points to an earlier round, an
+ * phi(s, b) = b + 2 s: (a) lowers phi by 1 and (b) by (r - 1) cww >= 1 (this is where r >= 2
+ * is needed), (d) by 1. Every need thus points to an earlier round, an
  * earlier segment of the round, or a smaller phi in the segment: a well-founded order, so the
  * waits form no cycle and every wait ends. With a short ring at the wrap instead, warp G - 1
  * would wait for the next round's warp 0, which waits to finish its strip, which waits for the
@@ -581,9 +581,10 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 		hand_t hd = { 0u, 0u };
 		long long part = 0;
 		const int fend = chi >> 5;   /* blocks kb0 + 1 .. fend - 1 have every column inside [clo, chi) */
-		/* The top edge word of block b (lane 0's; kb0 <= b < kb1) is taken one block ahead, and
-		 * its slot was loaded one block before that (the pending load), so that neither the
-		 * load nor the check waits on L2 at a block's first step. Word t of a transfer is word
+		/* The top edge word of block b (lane 0's; kb0 <= b < kb1) is taken at the block's start;
+		 * its slot was loaded a block before (the pending load), so that the check does not wait
+		 * on L2 unless the word was not there yet. (Taking it a block ahead, as when the take was
+		 * an acquire that waited, puts a block more of lag between strips: lcs 1 Mb +3%.) Word t of a transfer is word
 		 * r of chunk x in ring slot (done + x) mod ring, numbered (done + x) cww + r + 1; in the
 		 * wrap it is slot t, numbered by the transfer. Running counts: no division in the loop. */
 		int in_t = 0, in_r = 0, in_x = 0, in_slot = (int)(in_done % (unsigned long long)ring);
@@ -639,10 +640,8 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 			}
 			return tsrc && lane == 0 ? tsrc[b] : (ew_t)0;
 		};
-		ew_t tw_next = kb0 < kb1 ? top_word(kb0) : (ew_t)0;
 		for (int b = kb0; b <= kb1; b++) {
-			tw = tw_next;
-			if (b + 1 < kb1) tw_next = top_word(b + 1);
+			tw = b < kb1 ? top_word(b) : (ew_t)0;
 			if (b > kb0 && b < fend) {
 				if (full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 				else strip_block<MODE, RW, false, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
