@@ -562,14 +562,15 @@ static rk_status_t band_cost(dctx_t *X, const uint8_t *dc, int nc, int64_t la_al
 /* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
  * bound would not pay: the cost in a band of half-width band_w about the corner diagonals.
  * That pass is latency bound (about la steps of the wavefront), so it runs only for pairs of
- * 2^32 cells or more, and for the longest only when a 64k-row prefix looks similar. *exact: the
+ * 2^32 cells or more, and for the longest only when a 16k-row prefix looks similar (the prefix
+ * itself is about P steps of the wavefront: 64k rows were 6% of a random 1 Mb pair). *exact: the
  * band covered the matrix, the bound is the cost. */
 static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
 {
 	*ub = -1;
 	*exact = 0;
 	if (rgpu_dp_tune.band < 0 || (rgpu_dp_tune.band == 0 && (double)la * (double)lb < 4294967296.0)) return RK_OK;
-	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), P = tune_or(rgpu_dp_tune.probe_rows, 1 << 16);
+	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), P = tune_or(rgpu_dp_tune.probe_rows, 1 << 14);
 	if (la >= 8 * P && lb >= 8 * P) {
 		const int64_t Q = imax(1, imin(lb, (int64_t)((double)P * lb / la)));
 		int64_t c;

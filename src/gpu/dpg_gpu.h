@@ -30,7 +30,7 @@ typedef struct {
 	                       * for one from 2^32 cells, prune when the band is under half of B] */
 	int64_t band_w;       /* half-width of the band about the corner diagonals that gives the first bound [256] */
 	int64_t probe_rows;   /* rows of the prefix that decides whether to look for a bound, for A and B of
-	                       * 8 times as many or more [65536] */
+	                       * 8 times as many or more [16384] */
 } rgpu_dp_tune_t;
 extern rgpu_dp_tune_t rgpu_dp_tune;
 
