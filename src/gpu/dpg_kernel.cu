@@ -19,14 +19,15 @@
  *    and step on top: two shuffles, lane 0's two selects, the bottom-edge packet (3) and slot
  *    (1), the code load and the table address (LDG + IMAD + LDS per word, on the load/FMA pipes)
  *    ~ 12. RW = 4: ~15 ops / 32 cells. 10 Mb x 10 Mb = 1e14 cells: 3.1e12 word steps x 15 =
- *    4.7e13 ops -> 2.8 s at the INT peak (measured 4.25 s: 66%, docs/BENCHMARKS.md); 1 Mb
+ *    4.7e13 ops -> 2.8 s at the INT peak (measured 4.26 s: 66%, docs/BENCHMARKS.md); 1 Mb
  *    (RW = 1, 24 ops a word step): 7.5e11 ops -> 45 ms, but a 1 Mb or 40 kb pair is latency
- *    bound, not op bound: (columns + strips x the pipeline lag) steps of one step's dependent
- *    chain, 7 integer ops and a shuffle from lane to lane (Nsight, 40 kb: ~170 cycles a step
- *    with the chain of 11 before 3cfda28; 42% of the stalls on fixed-latency dependencies).
+ *    bound, not op bound: (columns + strips x the pipeline lag of 2 blocks) steps of one step's
+ *    dependent chain, 7 integer ops and a shuffle from lane to lane, ~60 cycles: 40 kb ~1.3 ms
+ *    (measured 2.56 ms, 116 cycles a step, 725514c).
  *  - lcs, per word: U = V & M, S = V + U + c (IADD3), the carry (LOP3), V' (LOP3), c >> 31
  *    = 5 INT ops, + ~8 per lane and step: RW = 4 ~7 ops / 32 cells -> 10 Mb: 2.2e13 ops ->
- *    1.3 s (measured 2.13 s: 61%); 1 Mb (RW = 1): 4e11 -> 24 ms (latency bound as lev).
+ *    1.3 s (measured 1.68 s: 77%); 1 Mb (RW = 1): 4e11 -> 24 ms, latency bound as lev
+ *    (~50-cycle chain: ~27 ms; measured 49.5 ms).
  *  - batch, 1e6 pairs of 150 x 150: 5 words in an 8-lane group (3 lanes idle), 157 masked
  *    steps of ~26 ops x 8 lanes: 3.3e10 ops -> 2 ms; global traffic ~0.3 GB of codes.
  *  - traceback: one thread per pair, la + lb dependent loads each: memory latency bound.
