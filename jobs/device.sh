@@ -117,12 +117,12 @@ for stage in "$@"; do
 	dpsan) # the lev/lcs kernels under the four compute-sanitizer tools: test_gpu_dp at reduced sizes
 		# (batch, long pipeline, bands, slabs, memory limits; every result against the CPU)
 		# DPSAN_TOOLS: a subset of the tools; DPSAN_SECTIONS_<tool>: test_gpu_dp sections for one
-		# tool (racecheck is the slowest by far)
+		# tool (racecheck is the slowest by far: its multi-pass wrap section alone takes ~125 s on an H100)
 		for tool in ${DPSAN_TOOLS:-memcheck racecheck initcheck synccheck}; do
 			sl=${SAN_LOGDIR:-$OUT}/sanitize-$tool-dp.log
 			mkdir -p "$(dirname "$sl")"
 			sv=DPSAN_SECTIONS_$tool
-			TEST_GPU_DP_SECTIONS=${!sv:-} TEST_GPU_DP_VERBOSE=1 timeout ${DPSAN_TIMEOUT:-120} compute-sanitizer --tool $tool \
+			TEST_GPU_DP_SECTIONS=${!sv:-} TEST_GPU_DP_VERBOSE=1 timeout ${DPSAN_TIMEOUT:-330} compute-sanitizer --tool $tool \
 				--error-exitcode 9 --print-limit 20 --log-file "$sl" ./build-gpu/tests/test_gpu_dp emu ${DPSAN_N:-20} > "$sl.out" 2>&1
 			r=$?
 			printf 'sanitize %-9s dp  exit %d  %s  %s\n' $tool $r "$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$sl" | head -2 | tr '\n' ' ')" \
