@@ -4,9 +4,9 @@
 # lcs, distance / length alone and with --path, on 1 rank (the baseline: no split) and on each
 # rank count of NP. Every output must equal the 1-rank one. Prints a table (wall of the whole
 # mpirun and the in-process wall from --stats, speed-up over 1 rank), a per-rank table (slab
-# rows, forward and reverse pipeline busy / fill, path piece), and writes
+# rows, the pipelines to the middle row and from the cut: busy / fill, path piece), and writes
 #   OUTDIR/split.csv        mode,len,backend,ranks,wall_s,inproc_s,speedup
-#   OUTDIR/split_ranks.csv  mode,ranks,rank,rows,fwd_busy,fwd_fill,fwd_wall,rev_busy,rev_fill,rev_wall,trace
+#   OUTDIR/split_ranks.csv  mode,ranks,rank,rows,meet_busy,meet_fill,meet_wall,sub_busy,sub_fill,sub_wall,trace
 #   OUTDIR/split.png        per-rank time bars: fill (waiting), busy, the rest (with gnuplot)
 # BACKEND gpu: one rank per GPU by node-local rank (ranks > GPUs share them); cpu: THREADS each.
 # Usage: jobs/bench-split.sh BUILD_DIR [LEN=10000000] [BACKEND=gpu] [NP="2"] [OUTDIR=split-out]
@@ -18,7 +18,7 @@ MODES=${MODES:-lev lcs} PATHS=${PATHS:-0 1} THREADS=${THREADS:-1}
 MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$out"
-plot() {  # one bar per (run, rank): forward fill, forward busy, reverse fill, reverse busy, path piece
+plot() {  # one bar per (run, rank): to the middle fill, busy; from the cut fill, busy; path piece
 	command -v gnuplot > /dev/null && [ "$(wc -l < "$out/split_ranks.csv")" -gt 1 ] || return 0
 	awk -F, 'NR > 1 { printf "\"%s np%s r%s\" %s %s %s %s %s\n", $1, $2, $3, $6, $5, $9, $8, $11 }' "$out/split_ranks.csv" > "$out/split_ranks.dat"
 	gnuplot <<-EOF
@@ -32,8 +32,8 @@ plot() {  # one bar per (run, rank): forward fill, forward busy, reverse fill, r
 	set ylabel "seconds"
 	set xtics rotate by -35 font ",8"
 	set key outside right
-	plot "$out/split_ranks.dat" using 2:xtic(1) title "forward: fill", '' using 3 title "forward: busy", \
-	     '' using 4 title "reverse: fill", '' using 5 title "reverse: busy", '' using 6 title "path piece"
+	plot "$out/split_ranks.dat" using 2:xtic(1) title "to the middle: fill", '' using 3 title "to the middle: busy", \
+	     '' using 4 title "from the cut: fill", '' using 5 title "from the cut: busy", '' using 6 title "path piece"
 	EOF
 	[ -s "$out/split.png" ] && echo "plot: $out/split.png"
 }
@@ -43,7 +43,7 @@ plot() {  # one bar per (run, rank): forward fill, forward busy, reverse fill, r
 [ -s "$out/a.fa" ] && [ "$(cat "$out/len" 2> /dev/null)" = "$len" ] \
 	|| { "$gen" 1 "$len" -1 7 "$out/a.fa" "$out/b.fa" && echo "$len" > "$out/len"; } || exit 1
 echo "mode,len,backend,ranks,wall_s,inproc_s,speedup" > "$out/split.csv"
-echo "mode,ranks,rank,rows,fwd_busy,fwd_fill,fwd_wall,rev_busy,rev_fill,rev_wall,trace" > "$out/split_ranks.csv"
+echo "mode,ranks,rank,rows,meet_busy,meet_fill,meet_wall,sub_busy,sub_fill,sub_wall,trace" > "$out/split_ranks.csv"
 dev=$([ "$backend" = gpu ] && command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)
 printf '# %s; CPU %s x %s cores; backend %s, %s thread(s)/rank; commit %s\n' "${dev:-no GPU}" \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "$(nproc)" "$backend" "$THREADS" \
@@ -72,12 +72,12 @@ for m in $MODES; do
 			printf '%-16s %4s bp  np=%d  wall %7.2f s  in-process %7.2f s  speed-up %5sx  %s\n' "$lab" "$len" "$np" "$wall" "$inproc" "$sp" "$same"
 			echo "$lab,$len,$backend,$np,$wall,$inproc,$sp" >> "$out/split.csv"
 			if grep -q '"split"' "$st"; then
-				read -ra rows <<< "$(arr rows "$st")"; read -ra fb <<< "$(arr fwd_busy "$st")"; read -ra ff <<< "$(arr fwd_fill "$st")"
-				read -ra fw <<< "$(arr fwd_wall "$st")"; read -ra rb <<< "$(arr rev_busy "$st")"; read -ra rf <<< "$(arr rev_fill "$st")"
-				read -ra rw <<< "$(arr rev_wall "$st")"; read -ra tr <<< "$(arr trace "$st")"
+				read -ra rows <<< "$(arr rows "$st")"; read -ra fb <<< "$(arr meet_busy "$st")"; read -ra ff <<< "$(arr meet_fill "$st")"
+				read -ra fw <<< "$(arr meet_wall "$st")"; read -ra rb <<< "$(arr sub_busy "$st")"; read -ra rf <<< "$(arr sub_fill "$st")"
+				read -ra rw <<< "$(arr sub_wall "$st")"; read -ra tr <<< "$(arr trace "$st")"
 				for ((r = 0; r < np; r++)); do
 					echo "$lab,$np,$r,${rows[r]},${fb[r]},${ff[r]},${fw[r]},${rb[r]},${rf[r]},${rw[r]},${tr[r]}" >> "$out/split_ranks.csv"
-					printf '    rank %d: %9s rows  forward busy %6.2f s fill %5.2f s of %6.2f s  reverse busy %6.2f s fill %5.2f s of %6.2f s  path piece %6.2f s\n' \
+					printf '    rank %d: %9s rows  to the middle: busy %6.2f s fill %5.2f s of %6.2f s  from the cut: busy %6.2f s fill %5.2f s of %6.2f s  path piece %6.2f s\n' \
 						"$r" "${rows[r]}" "${fb[r]}" "${ff[r]}" "${fw[r]}" "${rb[r]}" "${rf[r]}" "${rw[r]}" "${tr[r]}"
 				done
 			fi

@@ -2,7 +2,7 @@
 # One pair split across ranks (issue 13): lev and lcs on random and related pairs of 1 kb to
 # 1 Mb, split across 2-4 ranks in slabs of rows (RKTLCS_SPLIT_CELLS low so that every pair is
 # split), with the default slabs (by measured speed) and forced unequal ones (a rank with a
-# single word of rows, ranks with none): the distance, the CIGAR, the LCS, the subsequence
+# single word of rows, ranks with none, halves of several ranks): the distance, the CIGAR, the LCS, the subsequence
 # and the path must be byte-identical to the one-rank run.
 # BACKEND gpu: the split runs (and a one-rank run) on the GPU, every rank sharing the
 # device, against the CPU reference; exit 77 (skipped) without a usable CUDA device.
@@ -64,15 +64,19 @@ for n in 1000 10000 100000; do
 		[ $n -eq 10000 ] && runchunks "$n bp: $args" $args
 		run "$n bp: $args" 3 "1,0,$((n / 64))" $args
 		run "$n bp: $args" 4 "0,$((n / 200 + 1)),1,2" $args
+		# both halves with several ranks: pipelines inside each half, on the cut too
+		run "$n bp: $args" 4 "1,1,1,0" $args
+		[ $n -eq 10000 ] && run "$n bp: $args" 5 "" $args
 	done
 done
-# 1 Mb: lcs with the subsequence and the path, and the lev distance, on 2 and 3 ranks
+# 1 Mb: lcs with the subsequence and the path, and the lev distance, on 2, 3 and 4 ranks
 gen $big 5
 for args in "lcs a.fa b.fa --seq --path" "lev a.fa b.fa -k 20000"; do
 	"$cli" $args --backend cpu -q --threads 2 -o ref.tsv || { bad "$big bp $args: one-rank run failed"; continue; }
 	[ "$backend" = gpu ] && { run "$big bp: $args" 1 "" $args; runmix "$big bp: $args" $args; }
 	run "$big bp: $args" 2 "" $args
 	run "$big bp: $args" 3 "1,$(( big / 128 )),7" $args
+	run "$big bp: $args" 4 "" $args
 done
 echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]

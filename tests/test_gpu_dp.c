@@ -603,12 +603,14 @@ static void sec_memory(void)
 /* ---- timings and the benchmark ---- */
 static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
 {
-	char *a = malloc((size_t)L + 1), *b = malloc((size_t)(2 * L + 1100));
-	dt_random(a, L, 4, 0);
+	/* TEST_GPU_DP_LA: A of that many rows (a slab of a split pair), B of L */
+	const int64_t LA = getenv("TEST_GPU_DP_LA") ? atoll(getenv("TEST_GPU_DP_LA")) : L;
+	char *a = malloc((size_t)(L > LA ? L : LA) + 1), *b = malloc((size_t)(2 * L + 1100));
+	dt_random(a, L > LA ? L : LA, 4, 0);
 	int64_t lb;
 	if (div) lb = dt_mutate(a, L, b, 0, 1, 4, 0);
 	else { lb = L; dt_random(b, L, 4, 0); }
-	aln_pair_t p = { a, b, L, lb };
+	aln_pair_t p = { a, b, LA, lb };
 	int64_t v;
 	aln_path_t pp = { 0 };
 	rgpu_stats_t st;

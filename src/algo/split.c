@@ -93,3 +93,21 @@ int64_t split_cross(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R,
 	}
 	return -1;
 }
+
+int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t *total)
+{
+	/* the same walk as split_cross, keeping the first smallest sum */
+	int64_t f = s, r = (la - s) + split_sum(kind, R, 0, lb), best = f + r, at = 0;
+	for (int64_t j = 0; j < lb; j++) {
+		f += split_delta(kind, F, j);
+		r -= split_delta(kind, R, lb - j - 1);
+		if (f + r < best) { best = f + r; at = j + 1; }
+	}
+	*total = best;
+	return at;
+}
+
+int64_t split_value(int kind, uint64_t *const *F, int64_t s, int64_t j)
+{
+	return s + split_sum(kind, F, 0, j);
+}

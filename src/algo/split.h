@@ -35,4 +35,12 @@ int64_t split_sum(int kind, uint64_t *const *h, int64_t q0, int64_t q1);
  * the smallest j in [0, lb] with F(s, j) + R(s, j) == total, -1 if none (inconsistent input). */
 int64_t split_cross(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t total);
 
+/* The meeting of the two halves: with F the forward edge at row s and R the reverse edge at
+ * row s (as split_cross), *total = min over j of F(s, j) + R(s, j), the optimal cost of the
+ * whole pair (every path crosses row s); returns the smallest such j, where the canonical path
+ * first reaches row s. */
+int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t *total);
+/* F(s, j) of the forward edge F at row s. */
+int64_t split_value(int kind, uint64_t *const *F, int64_t s, int64_t j);
+
 #endif

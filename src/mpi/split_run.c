@@ -69,6 +69,9 @@ static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *co
 #define TAG_FWD 21
 #define TAG_REV 22
 #define TAG_J 23
+#define TAG_MID 24      /* + plane */
+#define TAG_FWD2 26
+#define TAG_REV2 27
 
 /* Words of rows per rank: RKTLCS_SPLIT_WORDS, else proportional to the measured speeds. */
 static void split_words(const rmpi_t *w, int64_t nw, const double *speed, int64_t *words)
@@ -105,12 +108,13 @@ static void split_words(const rmpi_t *w, int64_t nw, const double *speed, int64_
 
 typedef struct {
 	uint64_t *F[2], *H[2];   /* the top edge kept (F), the working edge (H) */
+	uint64_t *K[2];          /* the bottom half's reverse edge at my top row */
 	int64_t nwb;             /* 64-bit words of one edge plane */
 } split_edges_t;
 
 static void edges_free(split_edges_t *e)
 {
-	for (int q = 0; q < 2; q++) { free(e->F[q]); free(e->H[q]); }
+	for (int q = 0; q < 2; q++) { free(e->F[q]); free(e->H[q]); free(e->K[q]); }
 }
 
 /* The columns this rank would pass on at a time: a GPU wants larger launches. */
@@ -120,20 +124,22 @@ static int64_t split_chunk_pref(int gpu)
 	return gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK;
 }
 
-/* One pipeline over my slab: the top edge from prev (or the global one), the bottom edge to
- * next; keep_top: the top edge is kept in e->F. Returns the bottom edge in e->H. */
+/* One pipeline over my slab: the top edge from prev (or the boundary), the bottom edge to
+ * next; keep_top: the top edge is kept in e->F; compute 0: only receive (and keep) it. Returns
+ * the bottom edge in e->H. A rank alone in its pipeline passes all columns at once. */
 static rk_status_t split_pipeline(const rmpi_t *w, split_eng_t *g, int prev, int next, int tag, split_edges_t *e, int keep_top,
-                                  double *tm)
+                                  int compute, double *tm)
 {
 	const double t0 = rk_realtime();
 	double busy = 0, fill = -1;
 	const int P = split_planes(g->kind);
-	const int64_t ch = g->chunk > 0 ? g->chunk : split_chunk_pref(g->use_gpu);
+	int64_t ch = g->chunk > 0 ? g->chunk : split_chunk_pref(g->use_gpu);
+	if (prev < 0 && next < 0) ch = g->lb > 0 ? g->lb : 1;
 	uint64_t *v[2] = { 0, 0 };
 	rk_status_t st = RK_OK;
-	for (int q = 0; q < P; q++) if (!(v[q] = malloc(sizeof(uint64_t) * (size_t)(g->nw + 1)))) st = RK_ERES;
+	for (int q = 0; q < P && compute; q++) if (!(v[q] = malloc(sizeof(uint64_t) * (size_t)(g->nw + 1)))) st = RK_ERES;
 	if (st) { rk_set_error("out of memory"); free(v[0]); free(v[1]); return st; }
-	split_left(g->kind, v, g->nw);
+	if (compute) split_left(g->kind, v, g->nw);
 	if (prev < 0) split_top(g->kind, e->H, g->lb);
 	for (int64_t c0 = 0; c0 < g->lb; c0 += ch) {
 		int64_t c1 = c0 + ch < g->lb ? c0 + ch : g->lb, w0 = c0 / 64, nwc = (c1 - c0 + 63) / 64;
@@ -145,7 +151,7 @@ static rk_status_t split_pipeline(const rmpi_t *w, split_eng_t *g, int prev, int
 		 * status is agreed after the pipeline */
 		double tp = rk_realtime();
 		if (fill < 0) fill = tp - t0;
-		if (!st) st = eng_pass(g, c0, c1, e->H, v);
+		if (!st && compute) st = eng_pass(g, c0, c1, e->H, v);
 		busy += rk_realtime() - tp;
 		if (next >= 0)
 			for (int q = 0; q < P; q++) rmpi_send(w, e->H[q] + w0, sizeof(uint64_t) * (size_t)nwc, next, tag + 100 * q);
@@ -200,10 +206,11 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	const int64_t nw = (la + 63) / 64;
 	double *speed = malloc(sizeof(double) * (size_t)R), mine = 1;
 	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
-	split_eng_t p, pr;
+	split_eng_t p;
 	split_edges_t e;
 	rk_status_t st = RK_OK;
-	memset(&p, 0, sizeof p); memset(&pr, 0, sizeof pr); memset(&e, 0, sizeof e);
+	int64_t *S = 0;   /* S[r]: rank r's first row */
+	memset(&p, 0, sizeof p); memset(&e, 0, sizeof e);
 	*val = -1;
 	if (prof) memset(prof, 0, sizeof *prof);
 	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
@@ -226,7 +233,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 			double ts = rk_realtime(), best = 1e30;
 			for (int it = 0; it < 2; it++) {
 				double t0 = rk_realtime();
-				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 0) != RK_OK) break;
+				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
 				if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
 			}
 			if (best < 1e30) mine = (double)sr * (double)sc / (best > 1e-6 ? best : 1e-6);
@@ -244,51 +251,105 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	rmpi_allgather(w, &chunk, sizeof chunk, chunks);
 	for (int r = 0; r < R; r++) if (chunks[r] > chunk) chunk = chunks[r];
 
-	/* my rows, and my neighbours in the chain of ranks that have rows */
-	int64_t s0 = 0;
-	for (int r = 0; r < w->rank; r++) s0 += words[r] * 64;
-	int64_t s1 = s0 + words[w->rank] * 64;
-	if (s0 > la) s0 = la;
-	if (s1 > la) s1 = la;
-	int prev = -1, next = -1, last = -1;
-	for (int r = 0; r < R; r++) if (words[r] > 0) last = r;
-	for (int r = w->rank - 1; r >= 0 && prev < 0; r--) if (words[r] > 0) prev = r;
-	for (int r = w->rank + 1; r < R && next < 0; r++) if (words[r] > 0) next = r;
-	const int have = s1 > s0;
+	/* Two halves meet in the middle (docs/lev.md, "One pair on many ranks"): ranks [0, h) own
+	 * the rows above m and run the forward pipeline down to row m, ranks [h, R) own the rows
+	 * below and run the reverse one (A and B reversed) up to row m, both at once; the pair's
+	 * cost is the smallest sum of the two edges on row m. Two ranks thus compute at once from
+	 * the first column, with no pipeline between them. */
+	const int h = R / 2;
+	if (!(S = malloc(sizeof(int64_t) * (size_t)(R + 1)))) { rk_err("out of memory"); st = RK_ERES; }
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	S[0] = 0;
+	for (int r = 0; r < R; r++) S[r + 1] = S[r] + words[r] * 64 < la ? S[r] + words[r] * 64 : la;
+	const int64_t s0 = S[w->rank], s1 = S[w->rank + 1], m = S[h];
+	const int have = s1 > s0, top = w->rank < h;
+	/* the ranks with rows: in rank order (prev, next: the path's pieces), the first and last of
+	 * all, the last of the top half (ftop) and the first of the bottom half (rbot) */
+	int prev = -1, next = -1, first = -1, last = -1, ftop = -1, rbot = -1;
+	for (int r = 0; r < R; r++) {
+		if (S[r + 1] <= S[r]) continue;
+		if (first < 0) first = r;
+		last = r;
+		if (r < h) ftop = r;
+		else if (rbot < 0) rbot = r;
+		if (r < w->rank) prev = r;
+		if (r > w->rank && next < 0) next = r;
+	}
+	/* my neighbours inside my half: the forward chain of the top half, the reverse one of the bottom */
+	const int hprev = prev >= 0 && (prev < h) == top ? prev : -1, hnext = next >= 0 && (next < h) == top ? next : -1;
 	if (prof) { prof->rows = s1 - s0; prof->speed = mine; }
 	e.nwb = (lb + 63) / 64 + 1;
 	if (have) {
-		st = eng_init(&p, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, 0);
-		if (!st && want_path) st = eng_init(&pr, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, 1);
-		p.chunk = pr.chunk = chunk;
+		st = eng_init(&p, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, !top);
+		p.chunk = chunk;
 		for (int q = 0; q < P && !st; q++)
-			if (!(e.F[q] = calloc((size_t)e.nwb, 8)) || !(e.H[q] = calloc((size_t)e.nwb, 8))) st = RK_ERES;
+			if (!(e.F[q] = calloc((size_t)e.nwb, 8)) || !(e.H[q] = calloc((size_t)e.nwb, 8)) || !(e.K[q] = calloc((size_t)e.nwb, 8)))
+				st = RK_ERES;
 		if (st) rk_err("rank %d: out of memory for a slab of %lld rows x %lld columns", w->rank, (long long)(s1 - s0), (long long)lb);
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 
-	/* forward: the cost at (la, lb) comes out of the last slab */
-	int64_t total = 0;
-	if (have && (st = split_pipeline(w, &p, prev, next, TAG_FWD, &e, 1, prof ? prof->fwd : 0)) != RK_OK) rk_err("rank %d: %s", w->rank, rk_error());
+	/* the halves: the top one keeps its forward edge at each rank's top row (F) and ends with
+	 * F(m) in H; the bottom one works in K and ends with each rank's reverse edge at its top
+	 * row there, R(m) at rank rbot */
+	if (have) {
+		split_edges_t x = { { e.F[0], e.F[1] }, { e.H[0], e.H[1] }, { 0, 0 }, e.nwb };
+		if (!top) { x.H[0] = e.K[0]; x.H[1] = e.K[1]; }
+		st = top ? split_pipeline(w, &p, hprev, hnext, TAG_FWD, &x, want_path, 1, prof ? prof->fwd : 0)
+		         : split_pipeline(w, &p, hnext, hprev, TAG_REV, &x, 0, 1, prof ? prof->fwd : 0);
+		if (st) rk_err("rank %d: %s", w->rank, rk_error());
+	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	if (w->rank == last) total = la + split_sum(kind, e.H, 0, lb);
-	rmpi_bcast_i64(w, last, &total);
+	/* the meeting, on ftop (else rbot): F(m) there (the boundary without a top half), R(m)
+	 * from rbot (the boundary without a bottom half) */
+	const int meet = ftop >= 0 ? ftop : rbot;
+	int64_t mt[3] = { 0, 0, 0 };   /* the pair's cost, the column jm where the path reaches row m, F(m, jm) */
+	if (ftop >= 0 && rbot >= 0 && w->rank == rbot)
+		for (int q = 0; q < P; q++) rmpi_send(w, e.K[q], 8 * (size_t)e.nwb, ftop, TAG_MID + q);
+	if (w->rank == meet) {
+		uint64_t *fm[2] = { e.H[0], e.H[1] }, *rm[2] = { e.K[0], e.K[1] };
+		if (ftop < 0) split_top(kind, fm, lb);
+		if (rbot < 0) split_top(kind, rm, lb);
+		else if (ftop >= 0) for (int q = 0; q < P; q++) rmpi_recv(w, e.K[q], 8 * (size_t)e.nwb, rbot, TAG_MID + q);
+		mt[1] = split_meet(kind, fm, m, rm, la, lb, &mt[0]);
+		mt[2] = split_value(kind, fm, m, mt[1]);
+	}
+	for (int i = 0; i < 3; i++) rmpi_bcast_i64(w, meet, &mt[i]);
+	const int64_t total = mt[0], jm = mt[1], fm = mt[2];
 	int64_t value = kind == SPLIT_LEV ? total : (la + lb - total) / 2;
 	if (!want_path || (kind == SPLIT_LEV && k >= 0 && total > k)) {
 		*val = kind == SPLIT_LEV && k >= 0 && total > k ? -1 : value;
 		goto done;
 	}
 
-	/* reverse: the chain runs the other way, and each rank keeps the edge at its top row */
-	if (have) {
-		split_edges_t r = { { 0, 0 }, { e.H[0], e.H[1] }, e.nwb };  /* the working edge again */
-		if ((st = split_pipeline(w, &pr, next, prev, TAG_REV, &r, 0, prof ? prof->rev : 0)) != RK_OK) rk_err("rank %d: %s", w->rank, rk_error());
+	/* Each half is now a problem of its own, cut at (m, jm): the top one [0, m] x [0, jm], the
+	 * bottom one [m, la] x [jm, lb]. For the crossings of its inner rows the top half needs
+	 * the reverse edges from (m, jm): a reverse pipeline over its ranks but the first (which
+	 * crosses at column 0); the bottom half the forward edges from (m, jm): a forward one over
+	 * its ranks, the last only receiving (nothing is below it). A half with one rank skips it. */
+	const int sub = have && (top ? w->rank != first : rbot != last);
+	if (sub) {
+		split_eng_t g;
+		split_edges_t x = { { e.F[0], e.F[1] }, { e.H[0], e.H[1] }, { 0, 0 }, e.nwb };
+		st = top ? eng_init(&g, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, jm, 1)
+		         : eng_init(&g, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b + jm, lb - jm, 0);
+		g.chunk = chunk;
+		/* the top half's chain runs up to the second rank with rows; the bottom half's down to the last */
+		if (!st && top) st = split_pipeline(w, &g, hnext, hprev == first ? -1 : hprev, TAG_REV2, &x, 0, 1, prof ? prof->rev : 0);
+		else if (!st) st = split_pipeline(w, &g, hprev, hnext, TAG_FWD2, &x, 1, w->rank != last, prof ? prof->rev : 0);
+		eng_free(&g);
+		if (st) rk_err("rank %d: %s", w->rank, rk_error());
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	/* where the path crosses my top row, and where it leaves my slab (the next rank's point) */
+	/* where the path first reaches my top row, and where it reaches the next rank's (its j0) */
 	int64_t j0 = 0, j1 = lb;
-	if (have && w->rank != 0 && s0 > 0) {
-		j0 = split_cross(kind, e.F, s0, e.H, la, lb, total);
+	if (have && w->rank != first) {
+		if (w->rank == rbot) j0 = jm;
+		else if (top) j0 = split_cross(kind, e.F, s0, e.H, m, jm, fm);
+		else {
+			j0 = split_cross(kind, e.F, s0 - m, e.K, la - m, lb - jm, total - fm);
+			if (j0 >= 0) j0 += jm;
+		}
 		if (j0 < 0) { rk_err("rank %d: no optimal cell on row %lld (inconsistent edges)", w->rank, (long long)s0); st = RK_ERES; }
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
@@ -314,19 +375,20 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	aln_path_free(&piece);
 	if (prof) prof->trace_s = rk_realtime() - tb0;
 	if ((st = rmpi_agree(w, st)) != RK_OK) { free(msg); goto done; }
-	split_gather_t g = { path, 0 };
+	split_gather_t gt = { path, 0 };
 	if (w->rank == 0) path->n = 0;
-	st = rmpi_gather_each(w, msg, msg_n, split_take, &g);
+	st = rmpi_gather_each(w, msg, msg_n, split_take, &gt);
 	free(msg);
-	if (!st && w->rank == 0 && g.cost != total) {
-		rk_err("the pieces of the split path cost %lld, not %lld", (long long)g.cost, (long long)total);
+	if (!st && w->rank == 0 && gt.cost != total) {
+		rk_err("the pieces of the split path cost %lld, not %lld", (long long)gt.cost, (long long)total);
 		st = RK_ERES;
 	}
 	*val = value;
 	st = rmpi_agree(w, st);
 done:
 	edges_free(&e);
-	eng_free(&p); eng_free(&pr);
+	eng_free(&p);
+	free(S);
 	free(speed); free(words); free(chunks);
 	return st;
 }
@@ -343,8 +405,8 @@ rk_status_t rmpi_split_prof_json(const rmpi_t *w, int64_t n_pairs, const rmpi_sp
 	if (!all) { rk_err("out of memory"); return rmpi_agree(w, RK_ERES); }
 	rmpi_allgather(w, mine, sizeof *mine, all);
 	if (w->rank == 0) {
-		static const char *const name[] = { "rows", "speed", "sample", "fwd_wall", "fwd_busy", "fwd_fill", "rev_wall", "rev_busy",
-		                                    "rev_fill", "trace" };
+		static const char *const name[] = { "rows", "speed", "sample", "meet_wall", "meet_busy", "meet_fill", "sub_wall", "sub_busy",
+		                                    "sub_fill", "trace" };
 		rio_buf_printf(out, ",\"split\":{\"pairs\":%lld", (long long)n_pairs);
 		for (int f = 0; f < 10; f++) {
 			rio_buf_printf(out, ",\"%s\":[", name[f]);

@@ -1,8 +1,11 @@
 /* mpi layer: one lev or lcs pair split across the ranks in slabs of rows (docs/lev.md, "One
- * pair on many ranks"). Rank r owns rows A[s_r, s_r+1) (sized by each rank's measured speed)
- * and streams B in chunks: its top edge comes from rank r - 1 and its bottom edge goes to
- * rank r + 1, a pipeline in which every rank computes after a short fill. For the path a
- * second pipeline runs on A and B reversed; with both edges each rank finds where the
+ * pair on many ranks"). Rank r owns rows A[s_r, s_r+1) (sized by each rank's measured speed).
+ * The ranks of the top half run a forward pipeline down to the middle row m, those of the
+ * bottom half a reverse one (A and B reversed) up to it, at once; the smallest sum of the two
+ * edges on row m is the pair's cost, and its first column jm the path's crossing there. Inside
+ * a half B streams in chunks: a rank's top edge comes from the rank before it in the chain and
+ * its bottom edge goes to the next. For the path each half, a problem of its own from the cut
+ * (m, jm), runs one more pipeline the other way; with both edges each rank finds where the
  * canonical path crosses its top row, computes its own piece in linear memory, and rank 0
  * concatenates the pieces: the same path as one rank's, byte for byte. */
 #ifndef RMPI_SPLIT_RUN_H
@@ -12,7 +15,8 @@
 #include "algo/split.h"
 #include "io/fmt.h"
 
-/* Where one rank's time went (seconds): fwd / rev = the forward and the reverse pipeline,
+/* Where one rank's time went (seconds): fwd = its half's pipeline to the middle row (forward
+ * above it, reverse below), rev = the pipeline inside its half from the cut (paths only),
  * each { wall, busy (computing), fill (waiting for the first edge chunk) }; trace: its piece
  * of the path; sample: measuring its speed; rows: its slab; speed: cells/s measured. */
 typedef struct {
