@@ -74,11 +74,11 @@ for m in $MODES; do
 			if grep -q '"split"' "$st"; then
 				read -ra rows <<< "$(arr rows "$st")"; read -ra fb <<< "$(arr meet_busy "$st")"; read -ra ff <<< "$(arr meet_fill "$st")"
 				read -ra fw <<< "$(arr meet_wall "$st")"; read -ra rb <<< "$(arr sub_busy "$st")"; read -ra rf <<< "$(arr sub_fill "$st")"
-				read -ra rw <<< "$(arr sub_wall "$st")"; read -ra tr <<< "$(arr trace "$st")"
+				read -ra rw <<< "$(arr sub_wall "$st")"; read -ra tr <<< "$(arr trace "$st")"; read -ra sa <<< "$(arr sample "$st")"
 				for ((r = 0; r < np; r++)); do
 					echo "$lab,$np,$r,${rows[r]},${fb[r]},${ff[r]},${fw[r]},${rb[r]},${rf[r]},${rw[r]},${tr[r]}" >> "$out/split_ranks.csv"
-					printf '    rank %d: %9s rows  to the middle: busy %6.2f s fill %5.2f s of %6.2f s  from the cut: busy %6.2f s fill %5.2f s of %6.2f s  path piece %6.2f s\n' \
-						"$r" "${rows[r]}" "${fb[r]}" "${ff[r]}" "${fw[r]}" "${rb[r]}" "${rf[r]}" "${rw[r]}" "${tr[r]}"
+					printf '    rank %d: %9s rows  to the middle: busy %6.2f s fill %5.2f s of %6.2f s  from the cut: busy %6.2f s fill %5.2f s of %6.2f s  path piece %6.2f s  sample %5.2f s\n' \
+						"$r" "${rows[r]}" "${fb[r]}" "${ff[r]}" "${fw[r]}" "${rb[r]}" "${rf[r]}" "${rw[r]}" "${tr[r]}" "${sa[r]:-0}"
 				done
 			fi
 		done
