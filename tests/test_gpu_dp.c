@@ -301,10 +301,13 @@ static void sec_pipeline(void)
 		snprintf(what, sizeof what, "rw %d warps %d ring %d chunk %d", cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww);
 		for (int lcs = 0; lcs < 2; lcs++) {
 			compare(lcs, p, 3, -1, 0, 1, 0, what, 0);
-			/* paths: Hirschberg with many passes per launch (leaves of 32 rows) */
+			/* paths: Hirschberg with many passes per launch (leaves of 32 rows), its levels cut
+			 * by rows, by columns, or as the resident warps say */
 			rgpu_dp_tune.leaf_rows = 32;
+			rgpu_dp_tune.col_cut = (int)(c % 3) - 1;
 			if (c < 6 || !emu) compare(lcs, p, 3, -1, 1, 1, 0, what, 0);
 			rgpu_dp_tune.leaf_rows = 0;
+			rgpu_dp_tune.col_cut = 0;
 		}
 	}
 	tune_reset();
@@ -374,9 +377,10 @@ static void sec_bands(void)
 		rgpu_dp_tune.ring = cf[c].ring;
 		rgpu_dp_tune.chunk_words = cf[c].cww;
 		rgpu_dp_tune.batch_max_la = 32;
+		rgpu_dp_tune.col_cut = c & 1 ? 1 : 0;   /* column cuts wherever the band is full, -k and bounds included */
 		char what[96];
-		snprintf(what, sizeof what, "band w %lld probe %lld rw %d warps %d ring %d chunk %d", (long long)cf[c].w,
-		         (long long)cf[c].probe, cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww);
+		snprintf(what, sizeof what, "band w %lld probe %lld rw %d warps %d ring %d chunk %d cut %d", (long long)cf[c].w,
+		         (long long)cf[c].probe, cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww, rgpu_dp_tune.col_cut);
 		for (int lcs = 0; lcs < 2; lcs++) {
 			compare(lcs, p, 6, -1, 0, 1, 0, what, 0);
 			if (c % 2 == 0 || !emu) {

@@ -31,6 +31,7 @@ rgpu_dp_tune_t rgpu_dp_tune;
 static_assert((int)RGPU_DP_LEV == (int)DPG_LEV && (int)RGPU_DP_LCS == (int)DPG_LCS, "one mode numbering");
 
 #define D_BATCH_MAX_LA 4096
+#define D_COL_CUT_ROWS 65536   /* Hirschberg: sub-problems cut at a column have this many rows or more */
 #define D_LONG_CELLS (1ll << 28)
 #define D_PATH_CELLS (1ll << 24)
 #define D_LEAF_ROWS 1024
@@ -693,8 +694,11 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	rk_status_t st = RK_OK;
 	hitem_t *it = 0, *nx = 0;
 	int64_t nit = 0, mit = 0, nnx = 0, mnx = 0;
-	dbuf_t dc = { 0, 0 }, dle = { 0, 0 };
+	dbuf_t dc = { 0, 0 }, dle = { 0, 0 }, dre = { 0, 0 };
 	uint8_t *hedge = 0;
+	uint32_t *hre = 0;          /* right edges of the column cuts' passes */
+	int64_t *roff = 0, *rmap = 0, *ccut = 0;   /* per pass: right edge offset; per split: its row job, its column */
+	int64_t (*cres)[3] = 0;     /* per column cut: best, row, F at the row */
 	bjob_t *jobs = 0;
 	dpg_pass_t *lps = 0;
 	pres_t *lres = 0;
@@ -703,6 +707,7 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	aln_path_t *piece = 0;
 	int64_t *leafval = 0;
 	int from_k = k >= 0, exact = 0;
+	int64_t G4 = 0;             /* resident warps of the long kernel at 4 words per lane */
 	*cost = -1;
 	uint8_t *hc = (uint8_t *)malloc((size_t)NCODE);
 	if (!hc) { rk_set_error("out of memory for a %lld x %lld path", (long long)LA, (long long)LB); return RK_ERES; }
@@ -721,6 +726,13 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	bsrc_t rsrc;
 	rsrc.p = 0;
 	rsrc.dcodes = (const uint8_t *)dc.p;
+	/* resident warps of the long kernel at 4 words per lane: a level whose column cuts fit them
+	 * in one round cuts columns (rgpu_dp_tune.col_cut) */
+	{
+		int bps = 0;
+		CUDA_CHECK_GOTO(dpg_long_occupancy(mode, 4, nc, &bps), done);
+		G4 = (int64_t)bps * X->nsm * dpg_long_warps(nc, 4);
+	}
 	for (;;) {
 		int64_t ni = 0;
 		for (int64_t t = 0; t < nit; t++)
@@ -734,10 +746,38 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		lps = (dpg_pass_t *)calloc((size_t)(2 * ni), sizeof(dpg_pass_t));
 		lres = (pres_t *)calloc((size_t)(2 * ni), sizeof(pres_t));
 		cj = (dpg_cross_job_t *)calloc((size_t)ni, sizeof(dpg_cross_job_t));
-		if (!pidx || !eoff || !lidx || !jobs || !lps || !lres || !cj) { st = RK_ERES; rk_set_error("out of memory for a path"); goto done; }
-		int64_t q = 0, E = 0, El = 0, nj = 0, nl = 0;
+		roff = (int64_t *)malloc(sizeof(int64_t) * (size_t)(2 * ni));
+		rmap = (int64_t *)malloc(sizeof(int64_t) * (size_t)ni);
+		ccut = (int64_t *)calloc((size_t)ni, sizeof(int64_t));
+		cres = (int64_t(*)[3])calloc((size_t)ni, sizeof *cres);
+		if (!pidx || !eoff || !lidx || !jobs || !lps || !lres || !cj || !roff || !rmap || !ccut || !cres) {
+			st = RK_ERES;
+			rk_set_error("out of memory for a path");
+			goto done;
+		}
+		int64_t q = 0, E = 0, El = 0, nj = 0, nl = 0, Rw = 0, nr = 0;
 		for (int64_t t = 0; t < nit; t++)
 			if (it[t].op < 0 && !is_leaf(mode, it[t].la, it[t].lb)) pidx[q++] = t;
+		/* Column cuts: a long sub-problem with the full band may be cut at its middle column cs
+		 * instead of its middle row: its two passes then have all its rows over half its columns
+		 * each, twice the strips of a row cut for the same cells. Taken when the level's passes so
+		 * cut still fit the resident warps in one round (a row-cut level of few strips leaves half
+		 * of every SM's warp slots idle: a 5M-row piece of a split pair). */
+		{
+			int64_t strips = 0;
+			for (int64_t i = 0; i < q; i++) {
+				const hitem_t *h = &it[pidx[i]];
+				const int64_t cs = 32 * (((h->lb + 31) / 32) / 2);
+				if (h->lb >= 64 && cs > 0 && cs < h->lb && !by_batch(h->la, cs) && !by_batch(h->la, h->lb - cs) &&
+				    !band_pays(h->cost, h->la, h->lb) && (rgpu_dp_tune.col_cut > 0 || h->la >= D_COL_CUT_ROWS)) {
+					ccut[i] = cs;
+					strips += 2 * ((h->la + 4095) / 4096);
+				}
+			}
+			const int use = rgpu_dp_tune.col_cut > 0 || (rgpu_dp_tune.col_cut == 0 && strips > 0 && strips <= G4);
+			for (int64_t i = 0; i < q; i++)
+				if (!use) ccut[i] = 0;
+		}
 		/* where each pass's bottom row goes in the host buffer: batch passes first, then the
 		 * long ones (one block, one copy back); a row of lb columns takes (lb + 31) / 32 words */
 #define PASS_ROWS(x) ((x) & 1 ? it[pidx[(x) / 2]].la - split_row(it[pidx[(x) / 2]].la) - 1 : split_row(it[pidx[(x) / 2]].la))
@@ -745,19 +785,39 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 			const int64_t rows = PASS_ROWS(x), lb = it[pidx[x / 2]].lb;
 			eoff[x] = -1;
 			lidx[x] = -1;
+			roff[x] = -1;
+			if (ccut[x / 2]) { roff[x] = Rw; Rw += (mode == DPG_LEV ? 2 : 1) * ((it[pidx[x / 2]].la + 31) / 32); continue; }
 			if (rows > 0 && by_batch(rows, lb)) { eoff[x] = E; E += (lb + 31) / 32; }
 		}
 		for (int64_t x = 0; x < 2 * q; x++) {
 			const int64_t rows = PASS_ROWS(x), lb = it[pidx[x / 2]].lb;
-			if (rows > 0 && !by_batch(rows, lb)) { eoff[x] = E + El; El += (lb + 31) / 32; }
+			if (!ccut[x / 2] && rows > 0 && !by_batch(rows, lb)) { eoff[x] = E + El; El += (lb + 31) / 32; }
 		}
 		hedge = (uint8_t *)malloc((size_t)(EWB * (E + El) + 8));
 		if (!hedge) { st = RK_ERES; rk_set_error("out of memory for the rows of a path"); goto done; }
 		if (El && (st = dalloc(X, &dle, (uint64_t)EWB * El, "the rows of a path's long passes"))) goto done;
+		if (Rw && (!(hre = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)Rw)) ||
+		           (st = dalloc(X, &dre, sizeof(uint32_t) * (uint64_t)Rw, "the columns of a path's cuts")))) {
+			if (!st) { st = RK_ERES; rk_set_error("out of memory for the columns of a path"); }
+			goto done;
+		}
 		/* a pruned pass writes only its band's words of the row; the copy back reads all */
 		if (El) CUDA_CHECK_GOTO(cudaMemsetAsync(dle.p, 0, (size_t)(EWB * El), X->rt.st), done);
 		for (int64_t x = 0; x < 2 * q; x++) {
 			const hitem_t *h = &it[pidx[x / 2]];
+			if (ccut[x / 2]) {
+				/* forward: all rows over columns [0, cs); reverse: all rows over [cs, lb), reversed */
+				const int64_t cs = ccut[x / 2];
+				dpg_pass_t *p = &lps[nl];
+				lidx[x] = nl++;
+				p->a = x & 1 ? ORA + (LA - h->a0 - h->la) : OA + h->a0;
+				p->b = x & 1 ? ORB + (LB - h->b0 - h->lb) : OB + h->b0;
+				p->la = h->la;
+				p->lb = x & 1 ? h->lb - cs : cs;
+				band_full(p);
+				p->right = (uint32_t *)dre.p + roff[x];
+				continue;
+			}
 			const int64_t rows = PASS_ROWS(x);
 			if (rows == 0) continue;   /* no rows: the boundary (a NULL row in the scan) */
 			/* forward: A[a0, a0 + is), B[b0, b0 + lb); reverse: the same ranges of the reversed codes */
@@ -791,14 +851,22 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		if ((st = run_batch(X, jobs, nj, &rsrc, "the passes of a path"))) goto done;
 		if (nl) {
 			if ((st = long_run(X, (const uint8_t *)dc.p, lps, nl, nc, lres))) goto done;
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(hedge + (size_t)EWB * E, dle.p, (size_t)(EWB * El), cudaMemcpyDeviceToHost, X->rt.st), done);
+			if (El) CUDA_CHECK_GOTO(cudaMemcpyAsync(hedge + (size_t)EWB * E, dle.p, (size_t)(EWB * El), cudaMemcpyDeviceToHost, X->rt.st), done);
+			if (Rw) CUDA_CHECK_GOTO(cudaMemcpyAsync(hre, dre.p, sizeof(uint32_t) * (size_t)Rw, cudaMemcpyDeviceToHost, X->rt.st), done);
 			CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
 			dfree(X, &dle);
+			dfree(X, &dre);
 		}
 		for (int64_t i = 0; i < q; i++) {
 			const hitem_t *h = &it[pidx[i]];
+			rmap[i] = -1;
+			if (ccut[i]) {
+				dpg_col_cross(mode, hre + roff[2 * i], hre + roff[2 * i + 1], h->la, h->lb, ccut[i], &cres[i][0], &cres[i][1], &cres[i][2]);
+				continue;
+			}
 			const int64_t is = split_row(h->la);
-			dpg_cross_job_t *c = &cj[i];
+			rmap[i] = nr;
+			dpg_cross_job_t *c = &cj[nr++];
 			for (int r = 0; r < 2; r++) {
 				const int64_t x = 2 * i + r, rows = r ? h->la - is - 1 : is;
 				dpg_row_t *w = r ? &c->B : &c->F;
@@ -818,7 +886,7 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 			c->ai = hc[OA + h->a0 + is];
 			c->bc = hc + OB + h->b0;
 		}
-		dpg_cross_many(mode, cj, q, X->threads);
+		dpg_cross_many(mode, cj, nr, X->threads);
 		nnx = 0;
 		for (int64_t t = 0, i = 0; t < nit; t++) {
 			const hitem_t *h = &it[t];
@@ -826,7 +894,10 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 				if ((st = items_push(&nx, &nnx, &mnx, *h))) goto done;
 				continue;
 			}
-			const dpg_cross_t *x = &cj[i++].x;
+			const int64_t ci = i++;
+			dpg_cross_t cx;   /* a column cut as a crossing: its best; the pieces below */
+			const dpg_cross_t *x = ccut[ci] ? &cx : &cj[rmap[ci]].x;
+			if (ccut[ci]) { memset(&cx, 0, sizeof cx); cx.best = cres[ci][0]; }
 			if (!h->exact && (x->best < 0 || (h->cost >= 0 && x->best > h->cost))) {
 				/* only the root is inexact: above its bound. With -k that is the answer; a bound of
 				 * our own is never below the cost */
@@ -842,11 +913,20 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 				st = RK_ERES;
 				goto done;
 			}
+			if (!h->exact) *cost = x->best;   /* the root */
+			if (ccut[ci]) {
+				/* (0, 0) to (at, cs) and (at, cs) to the end, no op between */
+				const int64_t cs = ccut[ci], at = cres[ci][1], cf = cres[ci][2];
+				hitem_t top = { h->a0, at, h->b0, cs, cf, 1, -1 };
+				hitem_t bot = { h->a0 + at, h->la - at, h->b0 + cs, h->lb - cs, x->best - cf, 1, -1 };
+				if ((st = items_push(&nx, &nnx, &mnx, top)) || (st = items_push(&nx, &nnx, &mnx, bot))) goto done;
+				if (h->exact && nit == 1) *cost = h->cost;
+				continue;
+			}
 			const int64_t is = split_row(h->la);
 			hitem_t top = { h->a0, is, h->b0, x->j, x->cf, 1, -1 };
 			hitem_t mid = { 0, 0, 0, 0, 0, 1, x->op };
 			hitem_t bot = { h->a0 + is + 1, h->la - is - 1, h->b0 + x->jn, h->lb - x->jn, x->cb, 1, -1 };
-			if (!h->exact) *cost = x->best;   /* the root */
 			if ((st = items_push(&nx, &nnx, &mnx, top)) || (st = items_push(&nx, &nnx, &mnx, mid)) ||
 			    (st = items_push(&nx, &nnx, &mnx, bot)))
 				goto done;
@@ -854,7 +934,9 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 		}
 		{ hitem_t *t = it; it = nx; nx = t; int64_t tn = nit; nit = nnx; nnx = tn; int64_t tm = mit; mit = mnx; mnx = tm; }
 		free(pidx); free(eoff); free(lidx); free(jobs); free(lps); free(lres); free(cj); free(hedge);
+		free(hre); free(roff); free(rmap); free(ccut); free(cres);
 		pidx = 0; eoff = 0; lidx = 0; jobs = 0; lps = 0; lres = 0; cj = 0; hedge = 0;
+		hre = 0; roff = 0; rmap = 0; ccut = 0; cres = 0;
 	}
 	/* the leaves: traced as a batch over the resident codes */
 	{
@@ -914,9 +996,10 @@ done:
 	if (piece)
 		for (int64_t t = 0; t < nit; t++) aln_path_free(&piece[t]);
 	free(piece); free(leafval); free(hc); free(it); free(nx); free(hedge); free(jobs); free(lps); free(lres); free(pidx);
-	free(eoff); free(lidx); free(cj);
+	free(eoff); free(lidx); free(cj); free(hre); free(roff); free(rmap); free(ccut); free(cres);
 	dfree(X, &dc);
 	dfree(X, &dle);
+	dfree(X, &dre);
 	return st;
 }
 

@@ -31,6 +31,9 @@ typedef struct {
 	int64_t band_w;       /* half-width of the band about the corner diagonals that gives the first bound [256] */
 	int64_t probe_rows;   /* rows of the prefix that decides whether to look for a bound, for A and B of
 	                       * 8 times as many or more [16384] */
+	int col_cut;          /* Hirschberg: 1 cut every long, unbanded sub-problem at its middle column, -1
+	                       * never [0: those of 64k rows or more, when the level's passes, cut so, still
+	                       * fill the resident warps once, where cutting rows leaves half of them idle] */
 } rgpu_dp_tune_t;
 extern rgpu_dp_tune_t rgpu_dp_tune;
 

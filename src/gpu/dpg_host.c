@@ -171,6 +171,29 @@ void dpg_cross_many(int mode, dpg_cross_job_t *jobs, int64_t m, int threads)
 	for (int64_t i = 0; i < m; i++) dpg_cross(mode, &jobs[i].F, &jobs[i].B, jobs[i].lb, jobs[i].ai, jobs[i].bc, &jobs[i].x);
 }
 
+static inline int col_delta(int mode, const uint32_t *e, int64_t nwp, int64_t q)
+{
+	const int b0 = (int)(e[q >> 5] >> (q & 31) & 1u);
+	return mode == DPG_LEV ? b0 - (int)(e[nwp + (q >> 5)] >> (q & 31) & 1u) : 2 * b0 - 1;
+}
+
+void dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_t la, int64_t lb, int64_t cs, int64_t *best,
+                   int64_t *at, int64_t *cf)
+{
+	const int64_t nwp = (la + 31) / 32;
+	int64_t f = cs, r = lb - cs;
+	for (int64_t q = 0; q < la; q++) r += col_delta(mode, R, nwp, q);
+	int64_t b = f + r, i0 = 0, f0 = f;
+	for (int64_t i = 1; i <= la; i++) {
+		f += col_delta(mode, F, nwp, i - 1);
+		r -= col_delta(mode, R, nwp, la - i);
+		if (f + r <= b) { b = f + r; i0 = i; f0 = f; }
+	}
+	*best = b;
+	*at = i0;
+	*cf = f0;
+}
+
 /* bit i of x to bit 2 i, and back */
 static inline uint64_t spread32(uint32_t x)
 {
