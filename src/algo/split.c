@@ -94,22 +94,19 @@ int64_t split_cross(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R,
 	return -1;
 }
 
-int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t *total)
+int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t *total,
+                   int64_t *fat)
 {
 	/* the same walk as split_cross, keeping the first smallest sum */
-	int64_t f = s, r = (la - s) + split_sum(kind, R, 0, lb), best = f + r, at = 0;
+	int64_t f = s, r = (la - s) + split_sum(kind, R, 0, lb), best = f + r, at = 0, fb = f;
 	for (int64_t j = 0; j < lb; j++) {
 		f += split_delta(kind, F, j);
 		r -= split_delta(kind, R, lb - j - 1);
-		if (f + r < best) { best = f + r; at = j + 1; }
+		if (f + r < best) { best = f + r; at = j + 1; fb = f; }
 	}
 	*total = best;
+	if (fat) *fat = fb;
 	return at;
-}
-
-int64_t split_value(int kind, uint64_t *const *F, int64_t s, int64_t j)
-{
-	return s + split_sum(kind, F, 0, j);
 }
 
 /* the cost delta at row q + 1 of a column edge (bit q): lev the +1 / -1 planes; lcs a set V
@@ -120,17 +117,19 @@ static inline int split_vdelta(int kind, uint64_t *const *v, int64_t q)
 	return kind == SPLIT_LEV ? b0 - (int)(v[1][q >> 6] >> (q & 63) & 1) : 2 * b0 - 1;
 }
 
-int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t la, int64_t lb, int64_t c, int64_t *total)
+int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t la, int64_t lb, int64_t c, int64_t *total,
+                       int64_t *fat)
 {
 	/* F(i, c) = c + deltas 1..i; R(i, c) = (lb - c) + reverse deltas 1..la - i */
 	int64_t f = c, r = lb - c;
 	for (int64_t q = 0; q < la; q++) r += split_vdelta(kind, R, q);
-	int64_t best = f + r, at = 0;
+	int64_t best = f + r, at = 0, fb = f;
 	for (int64_t i = 1; i <= la; i++) {
 		f += split_vdelta(kind, F, i - 1);
 		r -= split_vdelta(kind, R, la - i);
-		if (f + r <= best) { best = f + r; at = i; }
+		if (f + r <= best) { best = f + r; at = i; fb = f; }
 	}
 	*total = best;
+	if (fat) *fat = fb;
 	return at;
 }

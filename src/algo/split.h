@@ -38,15 +38,16 @@ int64_t split_cross(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R,
 /* The meeting of the two halves: with F the forward edge at row s and R the reverse edge at
  * row s (as split_cross), *total = min over j of F(s, j) + R(s, j), the optimal cost of the
  * whole pair (every path crosses row s); returns the smallest such j, where the canonical path
- * first reaches row s. */
-int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t *total);
+ * first reaches row s; *fat (NULL: not wanted) = F(s, j) there. */
+int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, int64_t la, int64_t lb, int64_t *total,
+                   int64_t *fat);
 /* The same on column c, from column edges (the right edges of slab passes over all rows; bit
  * q of word q >> 6 is row q + 1): F of the forward pass over columns [0, c), R of the reverse
  * pass (A and B reversed) over B's columns [c, lb), whose row q is A's row la - q. Returns the
  * LARGEST i of the smallest sum: the canonical path is the lower-left one among the optimal
- * paths, so on a column it runs down to the last optimal cell, where it leaves the column. */
-int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t la, int64_t lb, int64_t c, int64_t *total);
-/* F(s, j) of the forward edge F at row s. */
-int64_t split_value(int kind, uint64_t *const *F, int64_t s, int64_t j);
+ * paths, so on a column it runs down to the last optimal cell, where it leaves the column;
+ * *fat (NULL: not wanted) = F(i, c) there. */
+int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t la, int64_t lb, int64_t c, int64_t *total,
+                       int64_t *fat);
 
 #endif

@@ -861,7 +861,9 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 			const hitem_t *h = &it[pidx[i]];
 			rmap[i] = -1;
 			if (ccut[i]) {
-				dpg_col_cross(mode, hre + roff[2 * i], hre + roff[2 * i + 1], h->la, h->lb, ccut[i], &cres[i][0], &cres[i][1], &cres[i][2]);
+				if ((st = dpg_col_cross(mode, hre + roff[2 * i], hre + roff[2 * i + 1], h->la, h->lb, ccut[i], &cres[i][0], &cres[i][1],
+				                        &cres[i][2])))
+					goto done;
 				continue;
 			}
 			const int64_t is = split_row(h->la);

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include "gpu/dpg_host.h"
 #include "gpu/dpg_kern.h"
+#include "algo/split.h"
 
 static inline int pop64(uint64_t x) { return __builtin_popcountll(x); }
 
@@ -171,27 +172,23 @@ void dpg_cross_many(int mode, dpg_cross_job_t *jobs, int64_t m, int threads)
 	for (int64_t i = 0; i < m; i++) dpg_cross(mode, &jobs[i].F, &jobs[i].B, jobs[i].lb, jobs[i].ai, jobs[i].bc, &jobs[i].x);
 }
 
-static inline int col_delta(int mode, const uint32_t *e, int64_t nwp, int64_t q)
+rk_status_t dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_t la, int64_t lb, int64_t cs, int64_t *best,
+                          int64_t *at, int64_t *cf)
 {
-	const int b0 = (int)(e[q >> 5] >> (q & 31) & 1u);
-	return mode == DPG_LEV ? b0 - (int)(e[nwp + (q >> 5)] >> (q & 31) & 1u) : 2 * b0 - 1;
-}
-
-void dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_t la, int64_t lb, int64_t cs, int64_t *best,
-                   int64_t *at, int64_t *cf)
-{
-	const int64_t nwp = (la + 31) / 32;
-	int64_t f = cs, r = lb - cs;
-	for (int64_t q = 0; q < la; q++) r += col_delta(mode, R, nwp, q);
-	int64_t b = f + r, i0 = 0, f0 = f;
-	for (int64_t i = 1; i <= la; i++) {
-		f += col_delta(mode, F, nwp, i - 1);
-		r -= col_delta(mode, R, nwp, la - i);
-		if (f + r <= b) { b = f + r; i0 = i; f0 = f; }
+	/* the device words as the CPU's column edges (the same bits in 64-bit words), for the one
+	 * cut rule of split_meet_col */
+	const int64_t nwp = (la + 31) / 32, n64 = (la + 63) / 64, P = mode == DPG_LEV ? 2 : 1;
+	uint64_t *buf = (uint64_t *)calloc((size_t)(2 * P * n64 + 1), 8), *f[2] = { 0, 0 }, *r[2] = { 0, 0 };
+	if (!buf) { rk_set_error("out of memory for the cut of a path"); return RK_ERES; }
+	for (int64_t q = 0; q < P; q++) {
+		f[q] = buf + q * n64;
+		r[q] = buf + (P + q) * n64;
+		memcpy(f[q], F + q * nwp, 4 * (size_t)nwp);
+		memcpy(r[q], R + q * nwp, 4 * (size_t)nwp);
 	}
-	*best = b;
-	*at = i0;
-	*cf = f0;
+	*at = split_meet_col(mode == DPG_LEV ? SPLIT_LEV : SPLIT_LCS, f, r, la, lb, cs, best, cf);
+	free(buf);
+	return RK_OK;
 }
 
 /* bit i of x to bit 2 i, and back */

@@ -69,11 +69,10 @@ void dpg_cross_many(int mode, dpg_cross_job_t *jobs, int64_t m, int threads);
  * edges (device words: bit b of word w is row 32 w + b + 1; lev pv words then mv words at
  * + ceil(la / 32), lcs V words) of the forward pass over its columns [0, cs), F, and of the
  * reverse pass (A and B reversed) over its columns [cs, lb), R (its row q is the sub-problem's
- * la - q). The canonical path is the lower-left optimal one, so on column cs it runs down to
- * the last row of the smallest F(i, cs) + R(i, cs): *at (as split_meet_col); *best the sum,
- * *cf = F(*at, cs). Costs: lev the distance, lcs the indel cost. */
-void dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_t la, int64_t lb, int64_t cs, int64_t *best,
-                   int64_t *at, int64_t *cf);
+ * la - q): split_meet_col's rule (the last row of the smallest F(i, cs) + R(i, cs)), *at that
+ * row, *best the sum, *cf = F(*at, cs). Costs: lev the distance, lcs the indel cost. */
+rk_status_t dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_t la, int64_t lb, int64_t cs, int64_t *best,
+                          int64_t *at, int64_t *cf);
 
 /* Edges between the CPU slab format (lev: planes hp, hm; lcs: hc; bit q of word q >> 6 is
  * column q) and device edge words, for columns [0, cols). to_planes leaves the bits from cols

@@ -200,6 +200,45 @@ static rk_status_t split_take(void *ctx, int rank, const void *data, uint64_t n)
 	return aln_path_cat(g->path, &piece);
 }
 
+/* Collective: my piece of the path, rows a[0, ni) over columns b[0, nj) (have: I have one; e:
+ * my engine, for its GPU), in linear memory on my threads; rank 0 concatenates the pieces in
+ * rank order into *path and checks that they cost total. */
+static rk_status_t split_pieces(const rmpi_t *w, int kind, int have, const split_eng_t *e, int n_threads, const char *a,
+                                int64_t ni, const char *b, int64_t nj, int64_t total, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	aln_path_t piece = { 0 };
+	int64_t got = 0;
+	uint64_t *msg = 0;
+	size_t msg_n = 0;
+	rk_status_t st = RK_OK;
+	const double t0 = rk_realtime();
+	if (have) {
+		st = piece_path(kind, e, n_threads, a, ni, b, nj, &got, &piece);
+		if (kind == SPLIT_LCS) got = ni + nj - 2 * got;   /* as a cost */
+		if (!st && (msg = malloc(8 * (size_t)(piece.n + 1)))) {
+			msg[0] = (uint64_t)got;
+			memcpy(msg + 1, piece.run, 8 * (size_t)piece.n);
+			msg_n = 8 * (size_t)(piece.n + 1);
+		} else if (!st) {
+			rk_set_error("out of memory");
+			st = RK_ERES;
+		}
+		if (st) rk_err("rank %d: %s", w->rank, rk_error());
+	}
+	aln_path_free(&piece);
+	if (prof) prof->trace_s = rk_realtime() - t0;
+	if ((st = rmpi_agree(w, st)) != RK_OK) { free(msg); return st; }
+	split_gather_t gt = { path, 0 };
+	if (w->rank == 0) path->n = 0;
+	st = rmpi_gather_each(w, msg, msg_n, split_take, &gt);
+	free(msg);
+	if (!st && w->rank == 0 && gt.cost != total) {
+		rk_err("the pieces of the split path cost %lld, not %lld", (long long)gt.cost, (long long)total);
+		st = RK_ERES;
+	}
+	return rmpi_agree(w, st);
+}
+
 /* Two ranks meet on a column instead of a row: rank 0 runs forward over every row and the
  * columns [0, c), rank 1 on A and B reversed over the columns [c, lb), c by their speeds. Each
  * GPU thus runs all of the pair's strips at once: a slab of half the rows leaves half of every
@@ -216,8 +255,7 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	if (c > lb) c = lb;
 	const int64_t c0 = me == 0 ? 0 : c, nc = me == 0 ? c : lb - c;
 	split_eng_t g;
-	uint64_t *h[2] = { 0, 0 }, *v[2] = { 0, 0 }, *rv[2] = { 0, 0 }, *msg = 0;   /* rv: rank 1's edge, on rank 0 */
-	aln_path_t piece = { 0 };
+	uint64_t *h[2] = { 0, 0 }, *v[2] = { 0, 0 }, *rv[2] = { 0, 0 };   /* rv: rank 1's edge, on rank 0 */
 	memset(&g, 0, sizeof g);
 	const double t0 = rk_realtime();
 	rk_status_t st = eng_init(&g, kind, aln_simd_level(-1), n_threads, be, be ? &be->stats : 0, a, la, b + c0, nc, me == 1);
@@ -241,7 +279,7 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	if (me == 1) for (int q = 0; q < P; q++) rmpi_send(w, v[q], 8 * (size_t)nw, 0, TAG_MID + q);
 	if (me == 0) {
 		for (int q = 0; q < P; q++) rmpi_recv(w, rv[q], 8 * (size_t)nw, 1, TAG_MID + q);
-		mt[1] = split_meet_col(kind, v, rv, la, lb, c, &mt[0]);
+		mt[1] = split_meet_col(kind, v, rv, la, lb, c, &mt[0], 0);
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	for (int i = 0; i < 2; i++) rmpi_bcast_i64(w, 0, &mt[i]);
@@ -252,34 +290,8 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	}
 	/* the pieces: (0, 0) to (cut, c) on rank 0, (cut, c) to (la, lb) on rank 1 */
 	const int64_t i0 = me == 0 ? 0 : cut, ni = me == 0 ? cut : la - cut;
-	int64_t got = 0;
-	size_t msg_n = 0;
-	const double tb0 = rk_realtime();
-	st = piece_path(kind, &g, n_threads, a + i0, ni, b + c0, nc, &got, &piece);
-	if (kind == SPLIT_LCS) got = ni + nc - 2 * got;   /* as a cost */
-	if (!st && (msg = malloc(8 * (size_t)(piece.n + 1)))) {
-		msg[0] = (uint64_t)got;
-		memcpy(msg + 1, piece.run, 8 * (size_t)piece.n);
-		msg_n = 8 * (size_t)(piece.n + 1);
-	} else if (!st) {
-		rk_set_error("out of memory");
-		st = RK_ERES;
-	}
-	if (st) rk_err("rank %d: %s", me, rk_error());
-	if (prof) prof->trace_s = rk_realtime() - tb0;
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	split_gather_t gt = { path, 0 };
-	if (me == 0) path->n = 0;
-	st = rmpi_gather_each(w, msg, msg_n, split_take, &gt);
-	if (!st && me == 0 && gt.cost != total) {
-		rk_err("the pieces of the split path cost %lld, not %lld", (long long)gt.cost, (long long)total);
-		st = RK_ERES;
-	}
-	*val = value;
-	st = rmpi_agree(w, st);
+	if ((st = split_pieces(w, kind, 1, &g, n_threads, a + i0, ni, b + c0, nc, total, path, prof)) == RK_OK) *val = value;
 done:
-	aln_path_free(&piece);
-	free(msg);
 	for (int q = 0; q < 2; q++) { free(h[q]); free(v[q]); free(rv[q]); }
 	eng_free(&g);
 	return st;
@@ -417,8 +429,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 		if (ftop < 0) split_top(kind, fm, lb);
 		if (rbot < 0) split_top(kind, rm, lb);
 		else if (ftop >= 0) for (int q = 0; q < P; q++) rmpi_recv(w, e.K[q], 8 * (size_t)e.nwb, rbot, TAG_MID + q);
-		mt[1] = split_meet(kind, fm, m, rm, la, lb, &mt[0]);
-		mt[2] = split_value(kind, fm, m, mt[1]);
+		mt[1] = split_meet(kind, fm, m, rm, la, lb, &mt[0], &mt[2]);
 	}
 	for (int i = 0; i < 3; i++) rmpi_bcast_i64(w, meet, &mt[i]);
 	const int64_t total = mt[0], jm = mt[1], fm = mt[2];
@@ -462,35 +473,8 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	if (have && prev >= 0) rmpi_send(w, &j0, sizeof j0, prev, TAG_J);
 	if (have && next >= 0) rmpi_recv(w, &j1, sizeof j1, next, TAG_J);
 
-	/* my piece, in linear memory on my threads; rank 0 concatenates the pieces in order */
-	aln_path_t piece = { 0 };
-	int64_t got = 0;
-	uint64_t *msg = 0;
-	size_t msg_n = 0;
-	double tb0 = rk_realtime();
-	if (have) {
-		st = piece_path(kind, &p, n_threads, a + s0, s1 - s0, b + j0, j1 - j0, &got, &piece);
-		if (kind == SPLIT_LCS) got = (s1 - s0) + (j1 - j0) - 2 * got;  /* as a cost */
-		if (!st && (msg = malloc(8 * (size_t)(piece.n + 1)))) {
-			msg[0] = (uint64_t)got;
-			memcpy(msg + 1, piece.run, 8 * (size_t)piece.n);
-			msg_n = 8 * (size_t)(piece.n + 1);
-		} else if (!st) st = RK_ERES;
-		if (st) rk_err("rank %d: %s", w->rank, rk_error());
-	}
-	aln_path_free(&piece);
-	if (prof) prof->trace_s = rk_realtime() - tb0;
-	if ((st = rmpi_agree(w, st)) != RK_OK) { free(msg); goto done; }
-	split_gather_t gt = { path, 0 };
-	if (w->rank == 0) path->n = 0;
-	st = rmpi_gather_each(w, msg, msg_n, split_take, &gt);
-	free(msg);
-	if (!st && w->rank == 0 && gt.cost != total) {
-		rk_err("the pieces of the split path cost %lld, not %lld", (long long)gt.cost, (long long)total);
-		st = RK_ERES;
-	}
-	*val = value;
-	st = rmpi_agree(w, st);
+	/* my piece, from where the path reaches my top row to where it reaches the next one's */
+	if ((st = split_pieces(w, kind, have, &p, n_threads, a + s0, s1 - s0, b + j0, j1 - j0, total, path, prof)) == RK_OK) *val = value;
 done:
 	edges_free(&e);
 	eng_free(&p);
