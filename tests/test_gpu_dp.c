@@ -454,7 +454,9 @@ static uint64_t *words(int64_t n)
 	return w;
 }
 
-static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, int with_left)
+/* rev: the GPU is given the block's texts reversed and told so (rgpu_*_slab rev), which must
+ * read them as the forward block */
+static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, int with_left, int rev)
 {
 	char *A = malloc((size_t)la + 1), *B = malloc((size_t)lb + 1);
 	int alpha = (int)tu_range(2, 4);
@@ -510,8 +512,12 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 	aln_prep_init(&Q, A + r0, nrow, 0, B + c0, ncol, 0, 0);
 	if (lcs) lcs_slab(&Q, 0, 0, Q.nw, 0, ncol, ch0, cv0);
 	else lev_slab(&Q, 0, 0, Q.nw, 0, ncol, ch0, ch1, cv0, cv1);
-	rk_status_t s = lcs ? rgpu_lcs_slab(&G0, A + r0, nrow, B + c0, ncol, gh0, with_left ? gv0 : 0, 0)
-	                    : rgpu_lev_slab(&G0, A + r0, nrow, B + c0, ncol, gh0, gh1, with_left ? gv0 : 0, with_left ? gv1 : 0, 0);
+	char *ga = malloc((size_t)nrow + 1), *gb = malloc((size_t)ncol + 1);
+	for (int64_t i = 0; i < nrow; i++) ga[i] = A[r0 + (rev ? nrow - 1 - i : i)];
+	for (int64_t j = 0; j < ncol; j++) gb[j] = B[c0 + (rev ? ncol - 1 - j : j)];
+	rk_status_t s = lcs ? rgpu_lcs_slab(&G0, ga, nrow, gb, ncol, rev, gh0, with_left ? gv0 : 0, 0)
+	                    : rgpu_lev_slab(&G0, ga, nrow, gb, ncol, rev, gh0, gh1, with_left ? gv0 : 0, with_left ? gv1 : 0, 0);
+	free(ga); free(gb);
 	CHECK(s == RK_OK, "slab: %s", rk_error());
 	n_checks++;
 	int ok = !memcmp(ch0, gh0, 8 * (size_t)nwb) && (lcs || !memcmp(ch1, gh1, 8 * (size_t)nwb));
@@ -521,8 +527,8 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 			const uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;   /* bits past the last row are don't-care */
 			ok &= (cv0[q] & m) == (gv0[q] & m) && (lcs || (cv1[q] & m) == (gv1[q] & m));
 		}
-	CHECK(ok, "%s slab of %lld x %lld (from row %lld, column %lld, %s left edge): GPU edges differ from the CPU's", lcs ? "lcs" : "lev",
-	      (long long)nrow, (long long)ncol, (long long)r0, (long long)c0, with_left ? "given" : "boundary");
+	CHECK(ok, "%s slab of %lld x %lld (from row %lld, column %lld, %s left edge%s): GPU edges differ from the CPU's", lcs ? "lcs" : "lev",
+	      (long long)nrow, (long long)ncol, (long long)r0, (long long)c0, with_left ? "given" : "boundary", rev ? ", texts reversed" : "");
 	aln_prep_free(&P);
 	aln_prep_free(&Q);
 	free(A); free(B); free(h0); free(h1); free(v0); free(v1); free(th0); free(th1);
@@ -541,7 +547,7 @@ static void sec_slab(int n)
 			rgpu_dp_tune.ring = 2;
 			rgpu_dp_tune.chunk_words = (int)tu_range(1, 2);
 		}
-		slab_case(i & 1, la, lb, i % 3 == 0 ? 0 : r0w, i % 5 == 0 ? 0 : c0, i % 7 != 3);
+		slab_case(i & 1, la, lb, i % 3 == 0 ? 0 : r0w, i % 5 == 0 ? 0 : c0, i % 7 != 3, i % 4 >= 2);
 		tune_reset();
 	}
 	sect_end();

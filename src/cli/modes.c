@@ -118,10 +118,14 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		return 1;
 	}
 	rmpi_t w;
-	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rk_err("%s", rk_error()); return rk_exit_code(st); }
+	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it */
+	const int hint = c->backend != RK_BACKEND_CPU ? rmpi_local_rank_hint() : -1;
+	if (hint >= 0) rgpu_warm_start(hint);
+	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	rio_set_threads(rmpi_threads(&w, c));
+	if (hint >= 0 && hint != w.local_rank) rgpu_warm_drop();   /* warmed a device that is not this rank's */
 	if (c->backend != RK_BACKEND_CPU) rgpu_warm_start(w.local_rank);
 	st = ops->run(&w, o);
 	rgpu_warm_join();

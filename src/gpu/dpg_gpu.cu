@@ -114,6 +114,34 @@ static void dfree(dctx_t *X, dbuf_t *b)
 	b->n = 0;
 }
 
+/* The codes of a pair on the device, into dc (allocated here): a then b (dir CODES_FWD), a and
+ * b reversed (CODES_REV), or both, the reversed ones after (CODES_BOTH). The texts go up as they
+ * are with the map and are mapped there: the same bytes cross the bus, and the host's encoding
+ * and reversing cost 20-40 ms of a split 10 Mb pair. */
+enum { CODES_FWD = 1, CODES_REV = 2, CODES_BOTH = 3 };
+static rk_status_t codes_up(dctx_t *X, const uint8_t map[256], const char *a, int64_t la, const char *b, int64_t lb, int dir,
+                            dbuf_t *dc, const char *what)
+{
+	dbuf_t raw = { 0, 0 };
+	rk_status_t st;
+	if ((st = dalloc(X, dc, (uint64_t)((dir == CODES_BOTH ? 2 : 1) * (la + lb)), what)) ||
+	    (st = dalloc(X, &raw, 256 + (uint64_t)(la + lb), what)))
+		return st;
+	{
+		uint8_t *r = (uint8_t *)raw.p, *d = (uint8_t *)dc->p, *dr = d + (dir == CODES_BOTH ? la + lb : 0);
+		const dpg_enc_t e[4] = { { r, r + 256, d, la, 0 }, { r, r + 256 + la, d + la, lb, 0 },
+		                         { r, r + 256, dr, la, 1 }, { r, r + 256 + la, dr + la, lb, 1 } };
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(r, map, 256, cudaMemcpyHostToDevice, X->rt.st), done);
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(r + 256, a, (size_t)la, cudaMemcpyHostToDevice, X->rt.st), done);
+		CUDA_CHECK_GOTO(cudaMemcpyAsync(r + 256 + la, b, (size_t)lb, cudaMemcpyHostToDevice, X->rt.st), done);
+		for (int q = dir & CODES_FWD ? 0 : 2; q < (dir & CODES_REV ? 4 : 2); q++) CUDA_CHECK_GOTO(dpg_encode_launch(&e[q], X->rt.st), done);
+		CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);   /* before raw goes */
+	}
+done:
+	dfree(X, &raw);
+	return st;
+}
+
 /* ---- timed launches ---- */
 typedef struct { int mode, cls; const dpg_batch_t *p; } batch_arg_t;
 static cudaError_t batch_fn(const void *a, cudaStream_t st)
@@ -587,16 +615,11 @@ static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *
 {
 	uint8_t map[256];
 	const int nc = dpg_map(a, la, map);
-	uint8_t *hc = (uint8_t *)malloc((size_t)(la + lb));
-	if (!hc) { rk_set_error("out of memory for a %lld x %lld pair", (long long)la, (long long)lb); return RK_ERES; }
-	dpg_encode(map, a, la, 0, hc);
-	dpg_encode(map, b, lb, 0, hc + la);
 	dbuf_t dc = { 0, 0 };
 	rk_status_t st;
 	int64_t cost = -1, ub = -1;
 	int exact = 0;
-	if ((st = dalloc(X, &dc, (uint64_t)(la + lb), "the symbols of a long pair"))) goto done;
-	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)(la + lb), cudaMemcpyHostToDevice, X->rt.st), done);
+	if ((st = codes_up(X, map, a, la, b, lb, CODES_FWD, &dc, "the symbols of a long pair"))) goto done;
 	/* with -k the bound is given; otherwise a first, narrow band may give one */
 	if (k < 0 && (st = long_bound(X, (const uint8_t *)dc.p, nc, la, lb, &ub, &exact))) goto done;
 	if (exact) {
@@ -625,7 +648,6 @@ static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *
 	if (X->mode == DPG_LEV) *val = k >= 0 && cost > k ? -1 : cost;
 	else *val = (la + lb - cost) / 2;
 done:
-	free(hc);
 	dfree(X, &dc);
 	return st;
 }
@@ -690,7 +712,7 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	const int mode = X->mode, EWB = ew_bytes(mode);
 	uint8_t map[256];
 	const int nc = dpg_map(a, LA, map);
-	const int64_t OA = 0, OB = LA, ORA = LA + LB, ORB = 2 * LA + LB, NCODE = 2 * (LA + LB);
+	const int64_t OA = 0, OB = LA, ORA = LA + LB, ORB = 2 * LA + LB;   /* codes on the device (codes_up) */
 	rk_status_t st = RK_OK;
 	hitem_t *it = 0, *nx = 0;
 	int64_t nit = 0, mit = 0, nnx = 0, mnx = 0;
@@ -709,14 +731,12 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	int from_k = k >= 0, exact = 0;
 	int64_t G4 = 0;             /* resident warps of the long kernel at 4 words per lane */
 	*cost = -1;
-	uint8_t *hc = (uint8_t *)malloc((size_t)NCODE);
+	/* the host keeps the forward codes for the crossings (hc[OA + i], hc[OB + j]) */
+	uint8_t *hc = (uint8_t *)malloc((size_t)(LA + LB));
 	if (!hc) { rk_set_error("out of memory for a %lld x %lld path", (long long)LA, (long long)LB); return RK_ERES; }
 	dpg_encode(map, a, LA, 0, hc + OA);
 	dpg_encode(map, b, LB, 0, hc + OB);
-	dpg_encode(map, a, LA, 1, hc + ORA);
-	dpg_encode(map, b, LB, 1, hc + ORB);
-	if ((st = dalloc(X, &dc, (uint64_t)NCODE, "the symbols of a long pair and their reverse"))) goto done;
-	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)NCODE, cudaMemcpyHostToDevice, X->rt.st), done);
+	if ((st = codes_up(X, map, a, LA, b, LB, CODES_BOTH, &dc, "the symbols of a long pair and their reverse"))) goto done;
 	/* the root's bound: -k, or an upper bound from a narrow band (A and B forward at OA = 0, OB = LA) */
 	if (k < 0 && !is_leaf(mode, LA, LB) && (st = long_bound(X, (const uint8_t *)dc.p, nc, LA, LB, &k, &exact))) goto done;
 	{
@@ -1043,6 +1063,7 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 	bjob_t *jobs = 0;
 	int64_t *idx = 0, *lng = 0, nj = 0, nlong = 0;
 	int *nc = 0;
+	double t_ctx = 0;
 	const int64_t bmax = imin(tune_or(rgpu_dp_tune.batch_max_la, D_BATCH_MAX_LA), D_BATCH_MAX_LA);
 	const int64_t lcells = tune_or(rgpu_dp_tune.long_cells, D_LONG_CELLS), pcells = tune_or(rgpu_dp_tune.path_cells, D_PATH_CELLS);
 	idx = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
@@ -1064,6 +1085,7 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 	}
 	if (!nj && !nlong) goto done;
 	if ((st = ctx_init(&X, mode, g, sp))) goto done;
+	t_ctx = rk_realtime() - t0;
 	if (nj) {
 		nc = (int *)malloc(sizeof(int) * (size_t)nj);
 		jobs = (bjob_t *)calloc((size_t)nj, sizeof(bjob_t));
@@ -1124,10 +1146,12 @@ done:
 	ctx_free(&X);
 	free(idx); free(lng); free(nc); free(jobs);
 	sp->total_s = rk_realtime() - t0;
+	if (nlong) rk_debug("gpu %s: %lld long pair(s): device ready at %.3f s, %lld launch(es) %.3f s, all %.3f s", mode == DPG_LEV ? "lev" : "lcs",
+	                    (long long)nlong, t_ctx, (long long)sp->n_launch, sp->kernel_s, sp->total_s);
 	return st;
 }
 
-extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb,
+extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
                                     uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *stats)
 {
 	rgpu_stats_t dummy;
@@ -1151,20 +1175,20 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 	const int64_t nwb = (lb + 31) / 32, nwp = (la + 31) / 32, nv = mode == DPG_LEV ? 2 : 1;
 	uint8_t map[256];
 	const int nc = dpg_map(a, la, map);
-	uint8_t *hc = (uint8_t *)malloc((size_t)(la + lb)), *he = (uint8_t *)malloc((size_t)(EWB * nwb));
+	uint8_t *he = (uint8_t *)malloc((size_t)(EWB * nwb));
 	uint32_t *hv = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(nv * nwp));
 	dbuf_t dc = { 0, 0 }, dtop = { 0, 0 }, dbot = { 0, 0 }, dl = { 0, 0 }, dr = { 0, 0 };
 	rk_status_t st = RK_OK;
-	if (!hc || !he || !hv) { st = RK_ERES; rk_set_error("out of memory for a %lld x %lld slab", (long long)la, (long long)lb); goto done; }
-	dpg_encode(map, a, la, 0, hc);
-	dpg_encode(map, b, lb, 0, hc + la);
+	double t_enc = 0, t_ctx = 0;
+	if (!he || !hv) { st = RK_ERES; rk_set_error("out of memory for a %lld x %lld slab", (long long)la, (long long)lb); goto done; }
 	dpg_edge_from_planes(mode, h0, h1, lb, he);
 	if ((st = ctx_init(&X, mode, g, sp))) goto done;
-	if ((st = dalloc(&X, &dc, (uint64_t)(la + lb), "the symbols of a slab")) ||
+	t_ctx = rk_realtime() - t0;
+	if ((st = codes_up(&X, map, a, la, b, lb, rev ? CODES_REV : CODES_FWD, &dc, "the symbols of a slab")) ||
 	    (st = dalloc(&X, &dtop, (uint64_t)(EWB * nwb), "a slab's top row")) ||
 	    (st = dalloc(&X, &dbot, (uint64_t)(EWB * nwb), "a slab's bottom row")))
 		goto done;
-	CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)(la + lb), cudaMemcpyHostToDevice, X.rt.st), done);
+	t_enc = rk_realtime() - t0;
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(dtop.p, he, (size_t)(EWB * nwb), cudaMemcpyHostToDevice, X.rt.st), done);
 	if (v0) {
 		/* the uint64 words of the CPU edges are, in memory, their 32-bit words in order */
@@ -1205,9 +1229,10 @@ done:
 	dfree(&X, &dr);
 	sp->dev_bytes = X.peak;
 	ctx_free(&X);
-	free(hc);
 	free(he);
 	free(hv);
 	sp->total_s = rk_realtime() - t0;
+	rk_debug("gpu %s slab %lld x %lld: device ready at %.3f s, codes there at %.3f s, %lld launch(es) %.3f s, all %.3f s", mode == DPG_LEV ? "lev" : "lcs",
+	         (long long)la, (long long)lb, t_ctx, t_enc, (long long)sp->n_launch, sp->kernel_s, sp->total_s);
 	return st;
 }

@@ -45,11 +45,11 @@ rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, int64_t n, c
                           aln_path_t *paths, rgpu_stats_t *st);
 
 /* The slab pass of lev_slab / lcs_slab (lev.h, lcs.h) over all of A = a[0, la) and B =
- * b[0, lb): h0/h1 (lev hp/hm, lcs hc and NULL) in: the top edge, out: the bottom edge (bits
+ * b[0, lb), or with rev of both reversed (A[i] = a[la - 1 - i], B[j] = b[lb - 1 - j]): h0/h1 (lev hp/hm, lcs hc and NULL) in: the top edge, out: the bottom edge (bits
  * from lb on left as they were); v0/v1 (lev pv/mv, lcs v and NULL) in: the left edge, out: the
  * right edge, or NULL for the boundary left edge and no right edge. */
-rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, uint64_t *h0,
-                         uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
+rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
+                         uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
 #endif
 
 #ifdef __cplusplus

@@ -11,13 +11,16 @@ static inline int pop64(uint64_t x) { return __builtin_popcountll(x); }
 int dpg_map(const char *a, int64_t la, uint8_t map[256])
 {
 	const uint8_t *u = (const uint8_t *)a;
-	uint64_t seen[4] = { 0, 0, 0, 0 };
-	for (int64_t i = 0; i < la; i++) seen[u[i] >> 6] |= 1ull << (u[i] & 63);
+	/* plain stores into two tables: no chain of read-modify-writes (10 Mb: 2.8 ms, 5.6 with bit sets) */
+	uint8_t s0[256] = { 0 }, s1[256] = { 0 };
+	int64_t i = 0;
+	for (; i + 2 <= la; i += 2) { s0[u[i]] = 1; s1[u[i + 1]] = 1; }
+	if (i < la) s0[u[i]] = 1;
 	int n = 0;
 	for (int c = 0; c < 256; c++)
-		if (seen[c >> 6] >> (c & 63) & 1) map[c] = (uint8_t)n++;
+		if (s0[c] | s1[c]) map[c] = (uint8_t)n++;
 	for (int c = 0; c < 256; c++)
-		if (!(seen[c >> 6] >> (c & 63) & 1)) map[c] = (uint8_t)n;   /* n < 256 here: some byte is absent */
+		if (!(s0[c] | s1[c])) map[c] = (uint8_t)n;   /* n < 256 here: some byte is absent */
 	return n < 256 ? n + 1 : 256;
 }
 

@@ -131,6 +131,15 @@ typedef struct {
 	long long *part;
 } dpg_long_t;
 
+/* Texts to codes on the device: out[i] = map[s[i]], or map[s[n - 1 - i]] reversed (the
+ * host's dpg_map / dpg_encode; map: 256 bytes in device memory). */
+typedef struct {
+	const uint8_t *map, *s;
+	uint8_t *out;
+	int64_t n;
+	int rev;
+} dpg_enc_t;
+
 /* bytes of a ring slot: lev {32 bits of the word, number} x 2, lcs {word, number} */
 static inline int dpg_slot_bytes(int mode) { return mode == DPG_LEV ? 16 : 8; }
 
@@ -138,6 +147,7 @@ static inline int dpg_slot_bytes(int mode) { return mode == DPG_LEV ? 16 : 8; }
 /* Launches on st; the shared memory per warp is nc * rw * 128 bytes. */
 cudaError_t dpg_batch_launch(int mode, int cls, const dpg_batch_t *p, cudaStream_t st);
 cudaError_t dpg_trace_launch(int mode, const dpg_batch_t *p, cudaStream_t st);
+cudaError_t dpg_encode_launch(const dpg_enc_t *p, cudaStream_t st);
 /* warps per block of the long kernel for nc codes and rw words per lane, and how many of its
  * blocks one SM holds at once */
 int dpg_long_warps(int nc, int rw);

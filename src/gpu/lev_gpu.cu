@@ -8,8 +8,8 @@ extern "C" rk_status_t rgpu_lev_batch(const lev_opt_t *o, const aln_pair_t *p, i
 	return rgpu_dp_batch(RGPU_DP_LEV, o->k, p, n, g, dist, paths, st);
 }
 
-extern "C" rk_status_t rgpu_lev_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb,
+extern "C" rk_status_t rgpu_lev_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
                                      uint64_t *hp, uint64_t *hm, uint64_t *pv, uint64_t *mv, rgpu_stats_t *st)
 {
-	return rgpu_dp_slab(RGPU_DP_LEV, g, a, la, b, lb, hp, hm, pv, mv, st);
+	return rgpu_dp_slab(RGPU_DP_LEV, g, a, la, b, lb, rev, hp, hm, pv, mv, st);
 }

@@ -24,11 +24,12 @@ rk_status_t rgpu_lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, c
 
 /* The slab pass, for one pair split by rows across devices or ranks: exactly lev_slab(p, ., 0,
  * ceil(la / 64), 0, lb, hp, hm, pv, mv) with p = aln_prep of (a, la, b, lb), i.e. all of a (the
- * caller's rows, a + 64 r0 for a slab starting at word row r0) over all of b. hp / hm
+ * caller's rows, a + 64 r0 for a slab starting at word row r0) over all of b; with rev, of a
+ * and b both reversed (the prep's rev flags; reversed on the device). hp / hm
  * ((lb + 63) / 64 words) in: the top edge, out: the bottom edge; pv / mv ((la + 63) / 64 words)
  * in: the left edge, out: the right edge, or both NULL for the boundary left edge (D(i, 0) = i)
  * and no right edge. */
-rk_status_t rgpu_lev_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, uint64_t *hp,
+rk_status_t rgpu_lev_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev, uint64_t *hp,
                           uint64_t *hm, uint64_t *pv, uint64_t *mv, rgpu_stats_t *st);
 #endif
 

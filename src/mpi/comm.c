@@ -30,6 +30,19 @@ static rk_status_t rmpi_check_srun(rmpi_t *w)
 	return RK_EINPUT;
 }
 
+int rmpi_local_rank_hint(void)
+{
+	static const char *vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK", 0 };
+	if (!rmpi_launched()) return 0;
+	for (int i = 0; vars[i]; i++) {
+		const char *v = getenv(vars[i]);
+		char *end;
+		long r = v ? strtol(v, &end, 10) : -1;
+		if (v && *v && !*end && r >= 0 && r < 1 << 20) return (int)r;
+	}
+	return -1;
+}
+
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 {
 	int provided;

@@ -120,6 +120,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	rmpi_clock_start(&clk);
 	if ((st = rmpi_check_outputs(w, outs, 2, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &be)) != RK_OK) return st;
+	rk_debug("%s: backend chosen %.3f s after the start", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - t0);
 	if ((st = rmpi_read_reads(w, s->in_a, 0, &A, &clk)) != RK_OK) goto done;
 	const rio_reads_t *Bp = &A;
 	if (s->in_b) {

@@ -17,6 +17,10 @@ typedef struct {
 	int mpi;  /* 0: plain process, MPI not initialised */
 } rmpi_t;
 
+/* This process's rank on its node as the launcher's environment gives it before MPI_Init
+ * (Open MPI, MPICH, srun), 0 for a plain process, -1 if unknown: lets the GPU context start
+ * while MPI_Init runs. rmpi_init's local_rank is the authority. */
+int rmpi_local_rank_hint(void);
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv);
 void rmpi_finalize(rmpi_t *w);
 

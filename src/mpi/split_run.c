@@ -14,15 +14,14 @@
 #define SPLIT_CHUNK_GPU (1 << 20) /* ... between GPU ranks: a launch wants work */
 
 /* One rank's slab engine: the CPU (a prep of its rows and of B) or its GPU (the rows and B as
- * text, reversed copies for the reverse pass); the pass contract is split_pass's. */
+ * text, reversed on the device for the reverse pass); the pass contract is split_pass's. */
 typedef struct {
-	int kind, simd, nth, use_gpu;
+	int kind, simd, nth, use_gpu, rev;
 	int64_t chunk;           /* columns per transfer: the same on every rank (0: this rank's own) */
 	const rgpu_opt_t *g;
 	rgpu_stats_t *stats;
 	aln_prep_t p;            /* CPU */
-	char *ra, *rb;           /* GPU, reverse pass: the reversed texts (owned) */
-	const char *a, *b;
+	const char *a, *b;       /* GPU: the texts as given (borrowed) */
 	int64_t la, lb, nw;
 } split_eng_t;
 
@@ -35,18 +34,13 @@ static rk_status_t eng_init(split_eng_t *e, int kind, int simd, int nth, const r
 	e->g = be ? &be->g : 0;
 	e->stats = stats;
 	if (!e->use_gpu) return aln_prep_init(&e->p, a, la, rev, b, lb, rev, simd);
-	if (!rev) { e->a = a; e->b = b; return RK_OK; }
-	if (!(e->ra = malloc((size_t)la + 1)) || !(e->rb = malloc((size_t)lb + 1))) { rk_set_error("out of memory"); return RK_ERES; }
-	for (int64_t i = 0; i < la; i++) e->ra[i] = a[la - 1 - i];
-	for (int64_t j = 0; j < lb; j++) e->rb[j] = b[lb - 1 - j];
-	e->a = e->ra; e->b = e->rb;
+	e->a = a; e->b = b; e->rev = rev;
 	return RK_OK;
 }
 
 static void eng_free(split_eng_t *e)
 {
 	aln_prep_free(&e->p);
-	free(e->ra); free(e->rb);
 	memset(e, 0, sizeof *e);
 }
 
@@ -56,9 +50,11 @@ static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *co
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_stats_t s;
 	memset(&s, 0, sizeof s);
+	/* reversed, the columns [c0, c1) of B are b[lb - c1, lb - c0) read backwards */
+	const char *b = e->b + (e->rev ? e->lb - c1 : c0);
 	rk_status_t st = e->kind == SPLIT_LEV
-		? rgpu_lev_slab(e->g, e->a, e->la, e->b + c0, c1 - c0, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
-		: rgpu_lcs_slab(e->g, e->a, e->la, e->b + c0, c1 - c0, h[0] + c0 / 64, v[0], &s);
+		? rgpu_lev_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
+		: rgpu_lcs_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, h[0] + c0 / 64, v[0], &s);
 	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
 	return st;
 #else
@@ -273,7 +269,9 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 		if (prof) { prof->rows = la; prof->fwd[0] = rk_realtime() - t0; prof->fwd[1] = rk_realtime() - tp; }
 	}
 	if (st) rk_err("rank %d: %s", me, rk_error());
+	const double t1 = rk_realtime();
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	const double t2 = rk_realtime();
 	/* rank 1's edge to rank 0, which meets them */
 	int64_t mt[2] = { 0, 0 };   /* the pair's cost, the row of the cut */
 	if (me == 1) for (int q = 0; q < P; q++) rmpi_send(w, v[q], 8 * (size_t)nw, 0, TAG_MID + q);
@@ -283,6 +281,8 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	for (int i = 0; i < 2; i++) rmpi_bcast_i64(w, 0, &mt[i]);
+	rk_debug("split: rank %d: columns [%lld, %lld): half %.3f s, waits %.3f s for the other, meeting %.3f s", me, (long long)c0,
+	         (long long)(c0 + nc), t1 - t0, t2 - t1, rk_realtime() - t2);
 	const int64_t total = mt[0], cut = mt[1], value = kind == SPLIT_LEV ? total : (la + lb - total) / 2;
 	if (!want_path || (kind == SPLIT_LEV && k >= 0 && total > k)) {
 		*val = kind == SPLIT_LEV && k >= 0 && total > k ? -1 : value;

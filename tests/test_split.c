@@ -1,0 +1,89 @@
+/* The meeting of a split pair (src/algo/split.c: split_meet on a row, split_meet_col on a
+ * column) against a naive evaluation: every cell's F + R summed one delta at a time from the
+ * edges' bits, then the first (row) or last (column) smallest sum. Edges: random deltas, runs
+ * of one delta, and adversarial ones where F + R ties on every cell (the tie rule decides) or
+ * ties after a deep dip; lengths 1-700, multiples of 64 and one off.
+ * Usage: test_split [SETS] [SEED] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "algo/split.h"
+
+/* the delta of bit q: lev +1 / -1 planes; lcs sign sg times 2 b - 1 */
+static long dlt(int lev, int sg, uint64_t *const *e, long q)
+{
+	const long b0 = (long)(e[0][q >> 6] >> (q & 63) & 1);
+	return lev ? b0 - (long)(e[1][q >> 6] >> (q & 63) & 1) : sg * (2 * b0 - 1);
+}
+
+static void put(int lev, uint64_t *const *e, long q, int d)
+{
+	/* d in -1..1 (lev), 0/1 the bit (lcs) */
+	if (lev) {
+		if (d > 0) e[0][q >> 6] |= 1ull << (q & 63);
+		if (d < 0) e[1][q >> 6] |= 1ull << (q & 63);
+	} else if (d) e[0][q >> 6] |= 1ull << (q & 63);
+}
+
+/* naive: cells 0..n on the line; F(x) = f0 + deltas of F's bits 0..x-1, R(x) = r0 + deltas of
+ * R's bits 0..n-x-1 */
+static long naive(int lev, int sg, uint64_t *const *F, uint64_t *const *R, long n, long f0, long r0, int last, long *total,
+                  long *fat)
+{
+	long best = 0, at = -1, fb = 0;
+	for (long x = 0; x <= n; x++) {
+		long f = f0, r = r0;
+		for (long q = 0; q < x; q++) f += dlt(lev, sg, F, q);
+		for (long q = 0; q < n - x; q++) r += dlt(lev, sg, R, q);
+		if (at < 0 || (last ? f + r <= best : f + r < best)) { best = f + r; at = x; fb = f; }
+	}
+	*total = best; *fat = fb;
+	return at;
+}
+
+int main(int argc, char **argv)
+{
+	const int sets = argc > 1 ? atoi(argv[1]) : 400;
+	if (argc > 2) tu_state = strtoull(argv[2], 0, 10) | 1;
+	for (int it = 0; it < sets; it++) {
+		const int lev = it & 1, shape = (it >> 1) % 5;
+		long n = tu_range(1, 700);
+		if (it % 7 == 0) n = 64 * tu_range(1, 8) + tu_range(-1, 1);
+		const size_t nw = (size_t)(n + 64) / 64 + 1;
+		uint64_t *b[4];
+		for (int q = 0; q < 4; q++) b[q] = calloc(nw, 8);
+		uint64_t *F[2] = { b[0], b[1] }, *R[2] = { b[2], b[3] };
+		for (long q = 0; q < n; q++) {
+			int df, dr;
+			if (shape == 0) { df = (int)tu_range(lev ? -1 : 0, 1); dr = (int)tu_range(lev ? -1 : 0, 1); }
+			else if (shape == 1) { df = lev ? (q / 97 % 3) - 1 : (int)(q / 97 & 1); dr = lev ? 0 : (int)(q / 61 & 1); }
+			else { df = (int)tu_range(lev ? -1 : 0, 1); dr = df; }   /* ties: R's bit n - 1 - q below */
+			put(lev, F, q, df);
+			if (shape >= 2) {
+				/* step x adds F's delta x - 1 and takes off R's delta n - x: equal, so every
+				 * cell ties; shape 3 breaks one tie deep inside, shape 4 one near each end */
+				long rq = n - 1 - q;
+				int d = dr;
+				if ((shape == 3 && q == n / 2) || (shape == 4 && (q == 0 || q == n - 1))) d = lev ? (dr > 0 ? 0 : dr + 1) : !dr;
+				put(lev, R, rq, d);
+			} else put(lev, R, q, dr);
+		}
+		const long c = tu_range(0, 1000), s = tu_range(0, 1000), other = tu_range(0, 1000);
+		long tot = 0, fat = 0;
+		int64_t gt = 0, gf = 0;
+		/* on a column: F(i, c) = c + ..., R(i, c) = (lb - c) + ...; the last smallest */
+		long want = naive(lev, 1, F, R, n, c, other - c, 1, &tot, &fat);
+		int64_t got = split_meet_col(lev ? SPLIT_LEV : SPLIT_LCS, F, R, n, other, c, &gt, &gf);
+		CHECK(got == want && gt == tot && gf == fat, "col set %d lev %d shape %d n %ld: cut %lld total %lld f %lld, want %ld %ld %ld", it, lev,
+		      shape, n, (long long)got, (long long)gt, (long long)gf, want, tot, fat);
+		/* on a row: F(s, j) = s + ..., R(s, j) = (la - s) + ...; the first smallest (lcs row
+		 * deltas are 1 - 2 b) */
+		want = naive(lev, -1, F, R, n, s, other, 0, &tot, &fat);
+		got = split_meet(lev ? SPLIT_LEV : SPLIT_LCS, F, s, R, other + s, n, &gt, &gf);
+		CHECK(got == want && gt == tot && gf == fat, "row set %d lev %d shape %d n %ld: cut %lld total %lld f %lld, want %ld %ld %ld", it, lev,
+		      shape, n, (long long)got, (long long)gt, (long long)gf, want, tot, fat);
+		for (int q = 0; q < 4; q++) free(b[q]);
+	}
+	return tu_done("test_split");
+}
