@@ -19,6 +19,7 @@
 #include "dp_testutil.h"
 #include "algo/lev.h"
 #include "algo/lcs.h"
+#include "algo/split.h"
 #include "gpu/rgpu.h"
 #ifdef RKTLCS_HAVE_CUDA
 #include "gpu/lev_gpu.h"
@@ -515,8 +516,8 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 	char *ga = malloc((size_t)nrow + 1), *gb = malloc((size_t)ncol + 1);
 	for (int64_t i = 0; i < nrow; i++) ga[i] = A[r0 + (rev ? nrow - 1 - i : i)];
 	for (int64_t j = 0; j < ncol; j++) gb[j] = B[c0 + (rev ? ncol - 1 - j : j)];
-	rk_status_t s = lcs ? rgpu_lcs_slab(&G0, ga, nrow, gb, ncol, rev, gh0, with_left ? gv0 : 0, 0)
-	                    : rgpu_lev_slab(&G0, ga, nrow, gb, ncol, rev, gh0, gh1, with_left ? gv0 : 0, with_left ? gv1 : 0, 0);
+	rk_status_t s = lcs ? rgpu_lcs_slab(&G0, ga, nrow, gb, ncol, rev, 0, gh0, with_left ? gv0 : 0, 0)
+	                    : rgpu_lev_slab(&G0, ga, nrow, gb, ncol, rev, 0, gh0, gh1, with_left ? gv0 : 0, with_left ? gv1 : 0, 0);
 	free(ga); free(gb);
 	CHECK(s == RK_OK, "slab: %s", rk_error());
 	n_checks++;
@@ -533,6 +534,95 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 	aln_prep_free(&Q);
 	free(A); free(B); free(h0); free(h1); free(v0); free(v1); free(th0); free(th1);
 	free(ch0); free(ch1); free(gh0); free(gh1); free(cv0); free(cv1); free(gv0); free(gv1);
+}
+
+/* Two ranks meeting on column c (split_cols of mpi/split_run.c), in one process: the GPU's
+ * halves, forward over [0, c) and reversed over [c, lb), each in the band rgpu_*_band gives,
+ * must meet as the CPU's unbanded halves do: the same cost, cut row and F there (with -k below
+ * the cost, both above k). Returns whether the GPU's halves were banded. */
+static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
+{
+	const int kind = lcs ? SPLIT_LCS : SPLIT_LEV, P = split_planes(kind);
+	const int64_t la = p->la, lb = p->lb, nw = (la + 63) / 64, nh = lb / 64 + 2;
+	uint64_t *e[16];
+	for (int q = 0; q < 16; q++) e[q] = words(q < 8 ? nh : nw + 1);
+	/* e[0..1] e[2..3]: top edges of the CPU's halves, e[4..7] the GPU's; e[8..15] the left edges in, right edges out */
+	uint64_t *ch[2][2] = { { e[0], e[1] }, { e[2], e[3] } }, *gh[2][2] = { { e[4], e[5] }, { e[6], e[7] } };
+	uint64_t *cv[2][2] = { { e[8], e[9] }, { e[10], e[11] } }, *gv[2][2] = { { e[12], e[13] }, { e[14], e[15] } };
+	int64_t band[2] = { 0, 0 };
+	rk_status_t s = lcs ? rgpu_lcs_band(&G0, p->a, la, p->b, lb, band, 0) : rgpu_lev_band(&G0, p->a, la, p->b, lb, k, band, 0);
+	CHECK(s == RK_OK, "band: %s", rk_error());
+	for (int h = 0; h < 2 && s == RK_OK; h++) {
+		const int64_t n = h ? lb - c : c;
+		const char *b = p->b + (h ? c : 0);
+		split_top(kind, ch[h], n); split_top(kind, gh[h], n);
+		split_left(kind, cv[h], nw); split_left(kind, gv[h], nw);
+		if (n == 0) continue;
+		aln_prep_t Q;
+		aln_prep_init(&Q, p->a, la, h, b, n, h, 0);
+		split_pass(kind, &Q, 0, 1, 0, n, ch[h], cv[h]);
+		aln_prep_free(&Q);
+		s = lcs ? rgpu_lcs_slab(&G0, p->a, la, b, n, h, band, gh[h][0], gv[h][0], 0)
+		        : rgpu_lev_slab(&G0, p->a, la, b, n, h, band, gh[h][0], gh[h][1], gv[h][0], gv[h][1], 0);
+		CHECK(s == RK_OK, "banded slab: %s", rk_error());
+	}
+	n_checks++;
+	if (s == RK_OK) {
+		int64_t wt, wf, gt, gf;
+		const int64_t wc = split_meet_col(kind, cv[0], cv[1], la, lb, c, &wt, &wf), gc = split_meet_col(kind, gv[0], gv[1], la, lb, c, &gt, &gf);
+		const int above = k >= 0 && wt > k;
+		CHECK(above ? gt > k : gc == wc && gt == wt && gf == wf,
+		      "%s %lld x %lld split on column %lld, band [%lld, %lld], -k %lld: GPU halves meet at row %lld cost %lld F %lld, CPU %lld %lld %lld",
+		      lcs ? "lcs" : "lev", (long long)la, (long long)lb, (long long)c, (long long)band[0], (long long)band[1], (long long)k,
+		      (long long)gc, (long long)gt, (long long)gf, (long long)wc, (long long)wt, (long long)wf);
+	}
+	(void)P;
+	for (int q = 0; q < 16; q++) free(e[q]);
+	return band[0] > -la || band[1] < lb;
+}
+
+static void sec_split(int n)
+{
+	sect_begin("split on a column, banded halves");
+	int banded = 0, m = 0;
+	for (int i = 0; i < n; i++) {
+		tune_reset();
+		rgpu_dp_tune.band = 1;   /* small pairs: a bound and its band all the same */
+		rgpu_dp_tune.probe_rows = i % 3 ? tu_range(32, 400) : 0;   /* bounds of many pieces, or one */
+		rgpu_dp_tune.band_w = tu_range(1, 300);
+		rgpu_dp_tune.long_rw = i % 4 == 3 ? 1 << tu_range(0, 2) : 0;
+		aln_pair_t p;
+		const int64_t la = tu_range(1, emu ? 1200 : 5000), lb = i % 5 == 4 ? tu_range(1, 2 * la) : la;
+		make_pair(&p, la, lb, (int)tu_range(2, 4), 0, i % 2);
+		if (i % 4 == 2) {
+			/* A = X core, B = core Y: the path runs down |X| rows first, along the edge of its band */
+			const int64_t x = tu_range(1, la / 3 + 1), y = tu_range(0, la / 3 + 1), core = la - x;
+			char *b = malloc((size_t)(core + y + 1));
+			memcpy(b, p.a + x, (size_t)core);
+			dt_random(b + core, y, 4, 0);
+			free((char *)p.b);
+			p.b = b;
+			p.lb = core + y;
+		}
+		const int64_t c = i % 7 == 0 ? (i % 14 ? 0 : p.lb) : tu_range(0, p.lb);
+		int64_t k = -1;
+		if (i % 6 == 5) {   /* -k around the distance */
+			lev_opt_t o;
+			lev_opt_init(&o);
+			int64_t d;
+			lev_pair(&o, p.a, p.la, p.b, p.lb, &d, 0);
+			k = d + tu_range(-3, 3);
+			if (k < 0) k = 0;
+		}
+		banded += split_case(i & 1 && k < 0, &p, c, k);
+		m++;
+		free((char *)p.a);
+		free((char *)p.b);
+	}
+	tune_reset();
+	/* the section is about bands: most cases must have had one */
+	CHECK(banded * 2 > m, "only %d of %d split cases were banded", banded, m);
+	sect_end();
 }
 
 static void sec_slab(int n)
@@ -624,8 +714,26 @@ static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
 	int64_t v;
 	aln_path_t pp = { 0 };
 	rgpu_stats_t st;
+	if (getenv("TEST_GPU_DP_SLAB")) {
+		/* TEST_GPU_DP_SLAB=c: rank 0's half of a split on column c, in the pair's band (TEST_GPU_DP_BAND=-1: every cell) */
+		const int64_t c = atoll(getenv("TEST_GPU_DP_SLAB")), nw = (LA + 63) / 64;
+		int64_t band[2] = { -LA, lb };
+		uint64_t *h0 = words(c / 64 + 2), *h1 = words(c / 64 + 2), *v0 = words(nw + 1), *v1 = words(nw + 1);
+		uint64_t *hh[2] = { h0, h1 }, *vv[2] = { v0, v1 };
+		split_top(lcs ? SPLIT_LCS : SPLIT_LEV, hh, c);
+		split_left(lcs ? SPLIT_LCS : SPLIT_LEV, vv, nw);
+		rgpu_stats_t bs;
+		rk_status_t s = rgpu_dp_tune.band < 0 ? RK_OK : rgpu_dp_band(lcs, &G0, a, LA, b, lb, -1, band, &bs);
+		if (!s) s = rgpu_dp_slab(lcs, &G0, a, LA, b, c, 0, band, h0, lcs ? 0 : h1, v0, lcs ? 0 : v1, &st);
+		CHECK(s == RK_OK, "slab: %s", rk_error());
+		fprintf(stderr, "slab [0, %lld) of %lld x %lld, band [%lld, %lld]: kernel %.4f s, total %.4f s\n", (long long)c, (long long)LA,
+		        (long long)lb, (long long)band[0], (long long)band[1], st.kernel_s, st.total_s);
+		free(h0); free(h1); free(v0); free(v1); free(a); free(b);
+		return st.kernel_s;
+	}
 	rk_status_t s = gpu_run(lcs, &p, 1, -1, &G0, &v, paths ? &pp : 0, &st);
 	CHECK(s == RK_OK, "timing %lld: %s", (long long)L, rk_error());
+	if (getenv("TEST_GPU_DP_VALUE")) fprintf(stderr, "value %lld\n", (long long)v);
 	if (bytes) *bytes = st.dev_bytes;
 	aln_path_free(&pp);
 	free(a);
@@ -724,6 +832,7 @@ int main(int argc, char **argv)
 		if (argc > 6) rgpu_dp_tune.long_rw = atoi(argv[6]);
 		if (getenv("TEST_GPU_DP_CWW")) rgpu_dp_tune.chunk_words = atoi(getenv("TEST_GPU_DP_CWW"));
 		if (getenv("TEST_GPU_DP_RING")) rgpu_dp_tune.ring = atoi(getenv("TEST_GPU_DP_RING"));
+		if (getenv("TEST_GPU_DP_BAND")) rgpu_dp_tune.band = atoi(getenv("TEST_GPU_DP_BAND"));   /* -1: no bands */
 		printf("one: %.4f s\n", time_pair(atoi(argv[2]), atoll(argv[3]), atoi(argv[4]), atoi(argv[5]), 0));
 		return tu_done("test_gpu_dp one");
 	}
@@ -738,6 +847,7 @@ int main(int argc, char **argv)
 	if (want("pipeline")) sec_pipeline();
 	if (want("wrap")) sec_wrap();
 	if (want("slab")) sec_slab(emu ? 40 : 120);
+	if (want("split")) sec_split(emu ? 120 : 400);
 	if (want("memory")) sec_memory();
 	if (want("bands")) sec_bands();
 	if (want("long")) sec_long();

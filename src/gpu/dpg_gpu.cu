@@ -32,6 +32,7 @@ static_assert((int)RGPU_DP_LEV == (int)DPG_LEV && (int)RGPU_DP_LCS == (int)DPG_L
 
 #define D_BATCH_MAX_LA 4096
 #define D_COL_CUT_ROWS 65536   /* Hirschberg: sub-problems cut at a column have this many rows or more */
+#define D_BAND_FRAC 0.75       /* a band pays when it holds at most this fraction of the matrix */
 #define D_LONG_CELLS (1ll << 28)
 #define D_PATH_CELLS (1ll << 24)
 #define D_LEAF_ROWS 1024
@@ -403,8 +404,12 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		maxlb = imax(maxlb, ps[i].lb);
 	}
 	int banded = 1;
-	for (int64_t i = 0; i < np; i++)
+	int64_t wide = 0;   /* rows of the widest wide band (not narrow, not every cell) */
+	for (int64_t i = 0; i < np; i++) {
 		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
+		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2 && (ps[i].dlo > -ps[i].la || ps[i].dhi < ps[i].lb))
+			wide = imax(wide, imin(ps[i].la, ps[i].dhi - ps[i].dlo));
+	}
 	int coop = 0;
 	CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, X->rt.device));
 	if (!coop) {
@@ -430,7 +435,15 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		for (int c = 1; c <= 4; c *= 2)
 			if (G_of[c] > 0) best = imin(best, (ns_of[c] + G_of[c] - 1) / G_of[c]);
 		rw = 0;
-		if (!banded)
+		/* A wide band's strips start one after another (each a strip's height of columns after
+		 * the one above), so only those within a band's width of rows work at once: the most words
+		 * per lane that still keeps 3/4 of the resident warps at work (H100, 10 Mb in a band of
+		 * half its length: lev 2 words 2.43 s, 4 words 2.56 s; half of it, as a rank of two does,
+		 * 1.35 and 1.52 s) */
+		if (!banded && wide && np == 1)
+			for (int c = 4; c >= 2 && !rw; c /= 2)
+				if (G_of[c] > 0 && wide / (1024ll * c) >= 3 * G_of[c] / 4) rw = c;
+		if (!banded && !rw)
 			for (int c = 4; c >= 2 && !rw; c /= 2)
 				if (G_of[c] > 0 && (ns_of[c] + G_of[c] - 1) / G_of[c] == best && ns_of[c] >= 4ll * X->nsm * best) rw = c;
 		for (int c = 1; c <= 4 && !rw; c *= 2)
@@ -551,12 +564,23 @@ static void band_k(dpg_pass_t *p, int64_t k, int64_t la, int64_t lb)
 	p->dlo = imin(0, d) - h;
 	p->dhi = imax(0, d) + h;
 }
-/* the band of cost k pays when it is well under the matrix (or the tests say so) */
+/* The band of cost k pays when it is well under the matrix (or the tests say so). A wide band
+ * leaves SMs part idle (its strips start one after another, each a strip's height of columns
+ * later), so it must cut the cells by more than that: at most D_BAND_FRAC of them (a random
+ * 10 Mb lev pair: 45%, lcs 57%). */
 static int band_pays(int64_t k, int64_t la, int64_t lb)
 {
 	if (rgpu_dp_tune.band < 0 || k < 0) return 0;
 	if (rgpu_dp_tune.band > 0) return 1;
-	return (double)la * (double)lb >= (double)(1ll << 24) && k + 2048 < lb / 2;
+	if ((double)la * (double)lb < (double)(1ll << 24)) return 0;
+	dpg_pass_t p;
+	band_k(&p, k, la, lb);
+	double cells = 0;   /* the band's cells, from 256 rows */
+	for (int q = 0; q < 256; q++) {
+		const int64_t i = (int64_t)((q + 0.5) * (double)la / 256);
+		cells += (double)imax(0, imin(lb, i + p.dhi) - imax(0, i + p.dlo));
+	}
+	return cells / 256 <= D_BAND_FRAC * (double)lb;
 }
 
 /* a cost (lev D, lcs la + lb - 2 L) from a pass value */
@@ -565,49 +589,48 @@ static int64_t to_cost(int mode, int64_t v, int64_t rows, int64_t cols)
 	return mode == DPG_LEV ? v : rows + cols - 2 * v;
 }
 
-/* A pass over A[0, la) x B[0, lb) of the device codes (A at 0, B at la_all) in a band of
- * half-width w about its corner diagonals; its cost (an upper bound of the true one: virtual
- * values outside never undercut the true ones) */
-static rk_status_t band_cost(dctx_t *X, const uint8_t *dc, int nc, int64_t la_all, int64_t la, int64_t lb, int64_t w,
-                             int64_t *ub, int *exact)
-{
-	const int64_t d = lb - la;
-	dpg_pass_t ps;
-	memset(&ps, 0, sizeof ps);
-	ps.a = 0;
-	ps.b = la_all;
-	ps.la = la;
-	ps.lb = lb;
-	ps.dlo = imin(0, d) - w;
-	ps.dhi = imax(0, d) + w;
-	pres_t r;
-	rk_status_t st = long_run(X, dc, &ps, 1, nc, &r);
-	if (st) return st;
-	*ub = to_cost(X->mode, r.total, la, lb);
-	if (exact) *exact = ps.dlo <= -la && ps.dhi >= lb;
-	return RK_OK;
-}
-
 /* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
- * bound would not pay: the cost in a band of half-width band_w about the corner diagonals.
- * That pass is latency bound (about la steps of the wavefront), so it runs only for pairs of
- * 2^32 cells or more, and for the longest only when a 16k-row prefix looks similar (the prefix
- * itself is about P steps of the wavefront: 64k rows were 6% of a random 1 Mb pair). *exact: the
- * band covered the matrix, the bound is the cost. */
+ * bound would not pay (pairs under 2^32 cells): the sum of the costs of K diagonal pieces,
+ * piece q being A[q la / K, (q + 1) la / K) against B[q lb / K, (q + 1) lb / K), each in a band
+ * of half-width band_w about its corner diagonals. The pieces' alignments, end to end, align
+ * the pair, so the sum bounds its cost. They run at once, so the pass is about a piece's rows of
+ * wavefront steps; one band over the whole pair took la steps (0.3 s for 10 Mb), so it only ran
+ * when a prefix looked similar, and an unrelated pair got no band at all. Yet random DNA
+ * pairs cost about half their length, and the band of that cost is under half of the matrix:
+ * 30 kb random, band 128 either side, on the CPU: 4 pieces 0.5196 n, one band 0.5185 n,
+ * the true cost 0.5171 n. *exact: one piece whose band covered the matrix. */
 static rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
 {
 	*ub = -1;
 	*exact = 0;
 	if (rgpu_dp_tune.band < 0 || (rgpu_dp_tune.band == 0 && (double)la * (double)lb < 4294967296.0)) return RK_OK;
 	const int64_t w = tune_or(rgpu_dp_tune.band_w, 256), P = tune_or(rgpu_dp_tune.probe_rows, 1 << 14);
-	if (la >= 8 * P && lb >= 8 * P) {
-		const int64_t Q = imax(1, imin(lb, (int64_t)((double)P * lb / la)));
-		int64_t c;
-		rk_status_t st = band_cost(X, dc, nc, la, P, Q, w, &c, 0);
-		if (st) return st;
-		if (c > imax(P, Q) / 4) return RK_OK;   /* dissimilar: a bound would be about the whole matrix */
+	const int64_t K = imax(1, la / P);
+	dpg_pass_t *ps = (dpg_pass_t *)calloc((size_t)K, sizeof *ps);
+	pres_t *res = (pres_t *)calloc((size_t)K, sizeof *res);
+	int64_t np = 0, sum = 0;
+	rk_status_t st = RK_OK;
+	if (!ps || !res) { st = RK_ERES; rk_set_error("out of memory for %lld pieces", (long long)K); goto done; }
+	for (int64_t q = 0; q < K; q++) {
+		const int64_t a0 = q * la / K, a1 = (q + 1) * la / K, b0 = q * lb / K, b1 = (q + 1) * lb / K;
+		if (a1 == a0 || b1 == b0) { sum += (a1 - a0) + (b1 - b0); continue; }   /* all gaps, either mode */
+		dpg_pass_t *p = &ps[np++];
+		const int64_t d = (b1 - b0) - (a1 - a0);
+		p->a = a0;
+		p->b = la + b0;
+		p->la = a1 - a0;
+		p->lb = b1 - b0;
+		p->dlo = imin(0, d) - w;
+		p->dhi = imax(0, d) + w;
 	}
-	return band_cost(X, dc, nc, la, la, lb, w, ub, exact);
+	if (np && (st = long_run(X, dc, ps, np, nc, res))) goto done;
+	for (int64_t q = 0; q < np; q++) sum += to_cost(X->mode, res[q].total, ps[q].la, ps[q].lb);
+	*ub = sum;
+	*exact = K == 1 && np == 1 && ps[0].dlo <= -la && ps[0].dhi >= lb;
+done:
+	free(ps);
+	free(res);
+	return st;
 }
 
 /* lev D(la, lb) (-1 above k >= 0) or lcs L(la, lb) of one long pair */
@@ -1151,8 +1174,54 @@ done:
 	return st;
 }
 
+extern "C" rk_status_t rgpu_dp_band(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
+                                    int64_t band[2], rgpu_stats_t *stats)
+{
+	rgpu_stats_t dummy;
+	rgpu_stats_t *sp = stats ? stats : &dummy;
+	memset(sp, 0, sizeof *sp);
+	const double t0 = rk_realtime();
+	band[0] = -la;
+	band[1] = lb;
+	if (mode != DPG_LEV) k = -1;
+	if (la <= 0 || lb <= 0) return RK_OK;
+	if (la >= D_MAX_LEN || lb >= D_MAX_LEN) {
+		rk_set_error("a %lld x %lld pair is longer than the GPU kernels take; use --backend cpu", (long long)la, (long long)lb);
+		return RK_ERES;
+	}
+	dctx_t X;
+	memset(&X, 0, sizeof X);
+	dbuf_t dc = { 0, 0 };
+	uint8_t map[256];
+	const int nc = dpg_map(a, la, map);
+	int64_t ub = -1;
+	int exact = 0;
+	rk_status_t st;
+	if ((st = ctx_init(&X, mode, g, sp)) || (st = codes_up(&X, map, a, la, b, lb, CODES_FWD, &dc, "the symbols of a long pair")) ||
+	    (st = long_bound(&X, (const uint8_t *)dc.p, nc, la, lb, &ub, &exact)))
+		goto done;
+	{
+		/* -k under |la - lb| has no path at all: the pair's cost (above k) comes from the bound's band */
+		const int64_t kb = k >= imax(la - lb, lb - la) && (ub < 0 || k < ub) ? k : ub;
+		if (band_pays(kb, la, lb)) {
+			dpg_pass_t p;
+			band_k(&p, kb, la, lb);
+			band[0] = p.dlo;
+			band[1] = p.dhi;
+		}
+	}
+done:
+	dfree(&X, &dc);
+	sp->dev_bytes = X.peak;
+	ctx_free(&X);
+	sp->total_s = rk_realtime() - t0;
+	rk_debug("gpu %s band of %lld x %lld: bound %lld, j - i in [%lld, %lld], %.3f s", mode == DPG_LEV ? "lev" : "lcs", (long long)la,
+	         (long long)lb, (long long)ub, (long long)band[0], (long long)band[1], sp->total_s);
+	return st;
+}
+
 extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
-                                    uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *stats)
+                                    const int64_t *band, uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *stats)
 {
 	rgpu_stats_t dummy;
 	rgpu_stats_t *sp = stats ? stats : &dummy;
@@ -1210,7 +1279,13 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 		ps.bot = dbot.p;
 		ps.left = (const uint32_t *)dl.p;
 		ps.right = (uint32_t *)dr.p;
-		band_full(&ps);   /* a slab is every cell of its rows */
+		band_full(&ps);
+		if (band && (band[0] > -la || band[1] < lb)) {
+			/* the bottom edge outside the last strip's columns: written, if meaningless */
+			ps.dlo = band[0];
+			ps.dhi = band[1];
+			CUDA_CHECK_GOTO(cudaMemsetAsync(dbot.p, mode == DPG_LEV ? 0x55 : 0, (size_t)(EWB * nwb), X.rt.st), done);
+		}
 		if ((st = long_run(&X, (const uint8_t *)dc.p, &ps, 1, nc, 0))) goto done;
 	}
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(he, dbot.p, (size_t)(EWB * nwb), cudaMemcpyDeviceToHost, X.rt.st), done);

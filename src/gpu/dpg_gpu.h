@@ -27,10 +27,9 @@ typedef struct {
 	int64_t leaf_bytes;   /* ... and this many bytes of column store are traced directly [1 MB] */
 	int64_t chunk_pairs;  /* at most this many pairs per batch launch [2^20] */
 	int band;             /* long pairs: 1 always look for a bound and prune to its band, -1 never [0: look
-	                       * for one from 2^32 cells, prune when the band is under half of B] */
-	int64_t band_w;       /* half-width of the band about the corner diagonals that gives the first bound [256] */
-	int64_t probe_rows;   /* rows of the prefix that decides whether to look for a bound, for A and B of
-	                       * 8 times as many or more [16384] */
+	                       * for one from 2^32 cells, prune when the band holds at most 75% of the cells] */
+	int64_t band_w;       /* half-width of the band about each piece's corner diagonals in the bound [256] */
+	int64_t probe_rows;   /* rows of A per diagonal piece of the bound [16384] */
 	int col_cut;          /* Hirschberg: 1 cut every long, unbanded sub-problem at its middle column, -1
 	                       * never [0: those of 64k rows or more, when the level's passes, cut so, still
 	                       * fill the resident warps once, where cutting rows leaves half of them idle] */
@@ -44,12 +43,23 @@ enum { RGPU_DP_LEV = 0, RGPU_DP_LCS = 1 };
 rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
                           aln_path_t *paths, rgpu_stats_t *st);
 
+/* The band for one long pair (A = a[0, la), B = b[0, lb)): band[0] <= j - i <= band[1] holds
+ * every path of cost at most k (k < 0: none given) and at most an upper bound found on the
+ * device (the sum of banded diagonal pieces); every cell (band = { -la, lb }) when no band pays.
+ * It is the same band for A and B both reversed. */
+rk_status_t rgpu_dp_band(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
+                         int64_t band[2], rgpu_stats_t *st);
 /* The slab pass of lev_slab / lcs_slab (lev.h, lcs.h) over all of A = a[0, la) and B =
- * b[0, lb), or with rev of both reversed (A[i] = a[la - 1 - i], B[j] = b[lb - 1 - j]): h0/h1 (lev hp/hm, lcs hc and NULL) in: the top edge, out: the bottom edge (bits
+ * b[0, lb), or with rev of both reversed (A[i] = a[la - 1 - i], B[j] = b[lb - 1 - j]). band
+ * (NULL: every cell) restricts it to the cells with band[0] <= j - i <= band[1]: the cells
+ * outside take virtual values (dpg_kern.h), never below the true ones, so cells on paths inside
+ * the band keep their true values; the left edge in must then be the boundary, the right edge
+ * out is true or virtual row by row (+1 per column beyond a strip's band), and the bottom edge
+ * out means nothing outside the last strip's columns. h0/h1 (lev hp/hm, lcs hc and NULL) in: the top edge, out: the bottom edge (bits
  * from lb on left as they were); v0/v1 (lev pv/mv, lcs v and NULL) in: the left edge, out: the
  * right edge, or NULL for the boundary left edge and no right edge. */
 rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
-                         uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
+                         const int64_t *band, uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
 #endif
 
 #ifdef __cplusplus

@@ -10,7 +10,13 @@ extern "C" rk_status_t rgpu_lcs_batch(const lcs_opt_t *o, const aln_pair_t *p, i
 }
 
 extern "C" rk_status_t rgpu_lcs_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
-                                     uint64_t *hc, uint64_t *v, rgpu_stats_t *st)
+                                     const int64_t *band, uint64_t *hc, uint64_t *v, rgpu_stats_t *st)
 {
-	return rgpu_dp_slab(RGPU_DP_LCS, g, a, la, b, lb, rev, hc, 0, v, 0, st);
+	return rgpu_dp_slab(RGPU_DP_LCS, g, a, la, b, lb, rev, band, hc, 0, v, 0, st);
+}
+
+extern "C" rk_status_t rgpu_lcs_band(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t band[2],
+                                     rgpu_stats_t *st)
+{
+	return rgpu_dp_band(RGPU_DP_LCS, g, a, la, b, lb, -1, band, st);
 }

@@ -18,10 +18,12 @@ rk_status_t rgpu_lcs_batch(const lcs_opt_t *o, const aln_pair_t *p, int64_t n, c
                            aln_path_t *paths, rgpu_stats_t *st);
 
 /* The slab pass: exactly lcs_slab(p, ., 0, ceil(la / 64), 0, lb, hc, v) over all of a and b,
- * or both reversed with rev (see rgpu_lev_slab); v NULL: the boundary left edge (L(i, 0) = 0)
+ * or both reversed with rev, in a band (see rgpu_lev_slab); v NULL: the boundary left edge (L(i, 0) = 0)
  * and no right edge. */
-rk_status_t rgpu_lcs_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev, uint64_t *hc,
-                          uint64_t *v, rgpu_stats_t *st);
+rk_status_t rgpu_lcs_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev, const int64_t *band,
+                          uint64_t *hc, uint64_t *v, rgpu_stats_t *st);
+/* The band that a slab pass of the pair needs (rgpu_dp_band). */
+rk_status_t rgpu_lcs_band(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t band[2], rgpu_stats_t *st);
 #endif
 
 #ifdef __cplusplus

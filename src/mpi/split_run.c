@@ -16,7 +16,8 @@
 /* One rank's slab engine: the CPU (a prep of its rows and of B) or its GPU (the rows and B as
  * text, reversed on the device for the reverse pass); the pass contract is split_pass's. */
 typedef struct {
-	int kind, simd, nth, use_gpu, rev;
+	int kind, simd, nth, use_gpu, rev, banded;
+	int64_t band[2];         /* GPU, banded: the cells band[0] <= j - i <= band[1] (rgpu_dp_slab) */
 	int64_t chunk;           /* columns per transfer: the same on every rank (0: this rank's own) */
 	const rgpu_opt_t *g;
 	rgpu_stats_t *stats;
@@ -53,8 +54,8 @@ static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *co
 	/* reversed, the columns [c0, c1) of B are b[lb - c1, lb - c0) read backwards */
 	const char *b = e->b + (e->rev ? e->lb - c1 : c0);
 	rk_status_t st = e->kind == SPLIT_LEV
-		? rgpu_lev_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
-		: rgpu_lcs_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, h[0] + c0 / 64, v[0], &s);
+		? rgpu_lev_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, e->banded ? e->band : 0, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
+		: rgpu_lcs_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, e->banded ? e->band : 0, h[0] + c0 / 64, v[0], &s);
 	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
 	return st;
 #else
@@ -255,6 +256,19 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	memset(&g, 0, sizeof g);
 	const double t0 = rk_realtime();
 	rk_status_t st = eng_init(&g, kind, aln_simd_level(-1), n_threads, be, be ? &be->stats : 0, a, la, b + c0, nc, me == 1);
+#ifdef RKTLCS_HAVE_CUDA
+	/* A GPU half computes only the band of a bound on the pair's cost, as one GPU does (each rank
+	 * finds its own; a CPU half computes every cell). The sums on column c stay exact on the
+	 * optimal cells: every optimal path lies inside the band, and the virtual values outside
+	 * never undercut the true ones. So the cost, the cut and the output are the one-rank ones. */
+	if (!st && g.use_gpu) {
+		rgpu_stats_t bs;
+		memset(&bs, 0, sizeof bs);
+		st = kind == SPLIT_LEV ? rgpu_lev_band(g.g, a, la, b, lb, k, g.band, &bs) : rgpu_lcs_band(g.g, a, la, b, lb, g.band, &bs);
+		g.banded = !st && (g.band[0] > -la || g.band[1] < lb);
+		if (g.stats) { g.stats->kernel_s += bs.kernel_s; g.stats->n_launch += bs.n_launch; }
+	}
+#endif
 	for (int q = 0; q < P && !st; q++)
 		if (!(h[q] = malloc(8 * (size_t)(nc / 64 + 2))) || !(v[q] = malloc(8 * (size_t)(nw + 1))) ||
 		    (me == 0 && !(rv[q] = malloc(8 * (size_t)(nw + 1))))) {
