@@ -404,11 +404,11 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		maxlb = imax(maxlb, ps[i].lb);
 	}
 	int banded = 1;
-	int64_t wide = 0;   /* rows of the widest wide band (not narrow, not every cell) */
+	int64_t conc = 0, minla = INT64_MAX;   /* rows at work at once: a pass's rows, or its band's width when narrower */
 	for (int64_t i = 0; i < np; i++) {
 		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
-		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2 && (ps[i].dlo > -ps[i].la || ps[i].dhi < ps[i].lb))
-			wide = imax(wide, imin(ps[i].la, ps[i].dhi - ps[i].dlo));
+		conc += imin(ps[i].la, ps[i].dhi - ps[i].dlo);
+		minla = imin(minla, ps[i].la);
 	}
 	int coop = 0;
 	CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, X->rt.device));
@@ -435,19 +435,21 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		for (int c = 1; c <= 4; c *= 2)
 			if (G_of[c] > 0) best = imin(best, (ns_of[c] + G_of[c] - 1) / G_of[c]);
 		rw = 0;
-		/* A wide band's strips start one after another (each a strip's height of columns after
-		 * the one above), so only those within a band's width of rows work at once: the most words
-		 * per lane that still keeps 3/4 of the resident warps at work (H100, 10 Mb in a band of
-		 * half its length: lev 2 words 2.43 s, 4 words 2.56 s; half of it, as a rank of two does,
-		 * 1.35 and 1.52 s) */
-		if (!banded && wide && np == 1)
-			for (int c = 4; c >= 2 && !rw; c /= 2)
-				if (G_of[c] > 0 && wide / (1024ll * c) >= 3 * G_of[c] / 4) rw = c;
-		if (!banded && !rw)
+		if (!banded)
 			for (int c = 4; c >= 2 && !rw; c /= 2)
 				if (G_of[c] > 0 && (ns_of[c] + G_of[c] - 1) / G_of[c] == best && ns_of[c] >= 4ll * X->nsm * best) rw = c;
 		for (int c = 1; c <= 4 && !rw; c *= 2)
 			if (G_of[c] > 0 && (banded || (ns_of[c] + G_of[c] - 1) / G_of[c] == best)) rw = c;
+		/* Fewer words per lane when the choice leaves a quarter of the resident warps idle and
+		 * fewer would not. A band's strips start one after another (each a strip's height of
+		 * columns after the one above), so only those within a band's width of rows work at once
+		 * (H100, 10 Mb in a band of half its length: lev 2 words 2.43 s, 4 words 2.56 s; its half,
+		 * as a rank of two runs it, 1.35 and 1.52 s; a 5 Mb path, whose levels are two banded
+		 * passes of half the rows, 1.87 -> 1.68 s). Passes of a million rows or more: below, the
+		 * levels of a 10 Mb path lost 3% to it. */
+		if (!banded && minla >= (1ll << 20))
+			for (int c = rw / 2; c >= 2 && conc / (1024ll * rw) < 3 * G_of[rw] / 4; c /= 2)
+				if (G_of[c] > 0 && conc / (1024ll * c) >= 3 * G_of[c] / 4) rw = c;
 		if (!rw) rw = 1;
 	}
 	const int64_t SR = 1024ll * rw;
