@@ -19,7 +19,8 @@
  *    and step on top: two shuffles, lane 0's two selects, the bottom-edge packet (3) and slot
  *    (1), the code load and the table address (LDG + IMAD + LDS per word, on the load/FMA pipes)
  *    ~ 12. RW = 4: ~15 ops / 32 cells. 10 Mb x 10 Mb = 1e14 cells: 3.1e12 word steps x 15 =
- *    4.7e13 ops -> 2.8 s at the INT peak (measured 4.26 s: 66%, docs/BENCHMARKS.md); 1 Mb
+ *    4.7e13 ops -> 2.8 s at the INT peak (measured 4.26 s: 66%, docs/BENCHMARKS.md; a random
+ *    pair's bound and band now leave 45% of the cells: 2.43 s, 52% of that pass's floor); 1 Mb
  *    (RW = 1, 24 ops a word step): 7.5e11 ops -> 45 ms, but a 1 Mb or 40 kb pair is latency
  *    bound, not op bound: (columns + strips x the pipeline lag of 2 blocks) steps of one step's
  *    dependent chain, 7 integer ops and a shuffle from lane to lane, ~60 cycles: 40 kb ~1.3 ms
