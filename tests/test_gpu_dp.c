@@ -716,7 +716,8 @@ static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
 	rgpu_stats_t st;
 	if (getenv("TEST_GPU_DP_SLAB")) {
 		/* TEST_GPU_DP_SLAB=c: rank 0's half of a split on column c, in the pair's band (TEST_GPU_DP_BAND=-1: every cell) */
-		const int64_t c = atoll(getenv("TEST_GPU_DP_SLAB")), nw = (LA + 63) / 64;
+		const int64_t cw = atoll(getenv("TEST_GPU_DP_SLAB")), c = cw < lb ? cw : lb, nw = (LA + 63) / 64;
+		memset(&st, 0, sizeof st);
 		int64_t band[2] = { -LA, lb };
 		uint64_t *h0 = words(c / 64 + 2), *h1 = words(c / 64 + 2), *v0 = words(nw + 1), *v1 = words(nw + 1);
 		uint64_t *hh[2] = { h0, h1 }, *vv[2] = { v0, v1 };

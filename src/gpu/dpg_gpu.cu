@@ -1200,6 +1200,10 @@ extern "C" rk_status_t rgpu_dp_band(int mode, const rgpu_opt_t *g, const char *a
 	band[1] = lb;
 	if (mode != DPG_LEV) k = -1;
 	if (la <= 0 || lb <= 0) return RK_OK;
+	if (!a || !b) {
+		rk_set_error("GPU band: bad arguments");
+		return RK_EINPUT;
+	}
 	if (la >= D_MAX_LEN || lb >= D_MAX_LEN) {
 		rk_set_error("a %lld x %lld pair is longer than the GPU kernels take; use --backend cpu", (long long)la, (long long)lb);
 		return RK_ERES;
@@ -1293,6 +1297,9 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 		ps.top = dtop.p;
 		ps.bot = dbot.p;
 		ps.left = (const uint32_t *)dl.p;
+		/* a band: the boundary left edge, which is the kernel's default (a strip starting right
+		 * of column 0 would read a given edge at its first column) */
+		if (band && (band[0] > -la || band[1] < lb)) ps.left = 0;
 		ps.right = (uint32_t *)dr.p;
 		band_full(&ps);
 		if (band && (band[0] > -la || band[1] < lb)) {

@@ -73,15 +73,20 @@ static inline int dpg_class_of(int64_t la)
 
 /* One pass of the long kernel: rows A[a, a + la) over columns B[b, b + lb) of the codes,
  * from the top edge (NULL: the boundary) to the bottom edge; optional left edge in / right
- * edge out (32-bit words of the pass's rows; lev: pv words, then mv words at + ceil(la/32);
- * only with the full band).
+ * edge out (32-bit words of the pass's rows; lev: pv words, then mv words at + ceil(la/32)).
+ * A left edge in only with the full band (each strip reads it at its first column). A right
+ * edge out also with a band: a strip's state after its last column, which the virtual values
+ * (+1 per column right of the band) carry on unchanged to column lb; a strip with no columns
+ * gives its left edge, virtual or not.
  *
  * The band: only cells (i, j) with dlo <= j - i <= dhi are computed (dlo <= -la and dhi >= lb:
  * all of them). The strip of rows (r0, r1] covers the 0-based columns [dpg_clo(r0), dpg_chi(r1))
  * (the first rounded down to a word); outside, values are virtual: +1 per row down its left
  * edge, +1 per column along the top beyond the strip above (lcs: no LCS increment), never below
  * the true costs, so the cells of every path inside the band are exact (aln_sweep.c). The
- * band must contain the corner diagonals: dlo <= min(0, lb - la), dhi >= max(0, lb - la). */
+ * band must contain the corner diagonals, dlo <= min(0, lb - la) and dhi >= max(0, lb - la),
+ * for the pass's cost at (la, lb); a slab of a split pair (rgpu_dp_slab), whose corner may be
+ * outside its band, uses the right edge instead. */
 typedef struct {
 	int64_t a, b, la, lb;
 	int64_t dlo, dhi;

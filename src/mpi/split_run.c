@@ -51,6 +51,10 @@ static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *co
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_stats_t s;
 	memset(&s, 0, sizeof s);
+	if (e->banded && (c0 != 0 || c1 != e->lb)) {   /* the band is in the coordinates of one whole pass */
+		rk_set_error("internal error: a banded slab passed in chunks");
+		return RK_ERES;
+	}
 	/* reversed, the columns [c0, c1) of B are b[lb - c1, lb - c0) read backwards */
 	const char *b = e->b + (e->rev ? e->lb - c1 : c0);
 	rk_status_t st = e->kind == SPLIT_LEV
