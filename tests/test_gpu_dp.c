@@ -542,7 +542,7 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
  * the cost, both above k). Returns whether the GPU's halves were banded. */
 static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
 {
-	const int kind = lcs ? SPLIT_LCS : SPLIT_LEV, P = split_planes(kind);
+	const int kind = lcs ? SPLIT_LCS : SPLIT_LEV;
 	const int64_t la = p->la, lb = p->lb, nw = (la + 63) / 64, nh = lb / 64 + 2;
 	uint64_t *e[16];
 	for (int q = 0; q < 16; q++) e[q] = words(q < 8 ? nh : nw + 1);
@@ -576,7 +576,6 @@ static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
 		      lcs ? "lcs" : "lev", (long long)la, (long long)lb, (long long)c, (long long)band[0], (long long)band[1], (long long)k,
 		      (long long)gc, (long long)gt, (long long)gf, (long long)wc, (long long)wt, (long long)wf);
 	}
-	(void)P;
 	for (int q = 0; q < 16; q++) free(e[q]);
 	return band[0] > -la || band[1] < lb;
 }

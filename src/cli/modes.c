@@ -126,8 +126,10 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	rio_set_threads(rmpi_threads(&w, c));
 	/* warmed a device that is not this rank's (the device is the local rank modulo the count) */
-	if (hint >= 0 && hint != w.local_rank && (rgpu_device_count() <= 0 || hint % rgpu_device_count() != w.local_rank % rgpu_device_count()))
-		rgpu_warm_drop();
+	if (hint >= 0 && hint != w.local_rank) {
+		const int nd = rgpu_device_count();
+		if (nd <= 0 || hint % nd != w.local_rank % nd) rgpu_warm_drop();
+	}
 	if (c->backend != RK_BACKEND_CPU) rgpu_warm_start(w.local_rank);
 	st = ops->run(&w, o);
 	rgpu_warm_join();

@@ -1268,6 +1268,7 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 	dbuf_t dc = { 0, 0 }, dtop = { 0, 0 }, dbot = { 0, 0 }, dl = { 0, 0 }, dr = { 0, 0 };
 	rk_status_t st = RK_OK;
 	double t_enc = 0, t_ctx = 0;
+	const int banded = band && (band[0] > -la || band[1] < lb);
 	if (!he || !hv) { st = RK_ERES; rk_set_error("out of memory for a %lld x %lld slab", (long long)la, (long long)lb); goto done; }
 	dpg_edge_from_planes(mode, h0, h1, lb, he);
 	if ((st = ctx_init(&X, mode, g, sp))) goto done;
@@ -1278,15 +1279,16 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 		goto done;
 	t_enc = rk_realtime() - t0;
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(dtop.p, he, (size_t)(EWB * nwb), cudaMemcpyHostToDevice, X.rt.st), done);
-	if (v0) {
+	/* a band takes the boundary left edge, the kernel's default (a strip starting right of
+	 * column 0 would read a given edge at its first column): no left edge goes up */
+	if (v0 && !banded) {
 		/* the uint64 words of the CPU edges are, in memory, their 32-bit words in order */
 		memcpy(hv, v0, sizeof(uint32_t) * (size_t)nwp);
 		if (mode == DPG_LEV) memcpy(hv + nwp, v1, sizeof(uint32_t) * (size_t)nwp);
-		if ((st = dalloc(&X, &dl, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's left edge")) ||
-		    (st = dalloc(&X, &dr, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's right edge")))
-			goto done;
+		if ((st = dalloc(&X, &dl, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's left edge"))) goto done;
 		CUDA_CHECK_GOTO(cudaMemcpyAsync(dl.p, hv, sizeof(uint32_t) * (size_t)(nv * nwp), cudaMemcpyHostToDevice, X.rt.st), done);
 	}
+	if (v0 && (st = dalloc(&X, &dr, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's right edge"))) goto done;
 	{
 		dpg_pass_t ps;
 		memset(&ps, 0, sizeof ps);
@@ -1297,12 +1299,9 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 		ps.top = dtop.p;
 		ps.bot = dbot.p;
 		ps.left = (const uint32_t *)dl.p;
-		/* a band: the boundary left edge, which is the kernel's default (a strip starting right
-		 * of column 0 would read a given edge at its first column) */
-		if (band && (band[0] > -la || band[1] < lb)) ps.left = 0;
 		ps.right = (uint32_t *)dr.p;
 		band_full(&ps);
-		if (band && (band[0] > -la || band[1] < lb)) {
+		if (banded) {
 			/* the bottom edge outside the last strip's columns: written, if meaningless */
 			ps.dlo = band[0];
 			ps.dhi = band[1];
