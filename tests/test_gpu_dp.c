@@ -298,8 +298,10 @@ static void sec_pipeline(void)
 		rgpu_dp_tune.ring = cf[c].ring;
 		rgpu_dp_tune.chunk_words = cf[c].cww;
 		rgpu_dp_tune.batch_max_la = 32;   /* everything longer than a warp's word: long kernel */
+		rgpu_dp_tune.meet = (int)(c % 3) - 1;   /* values by one pass, as the rule says, by two meeting */
 		char what[96];
-		snprintf(what, sizeof what, "rw %d warps %d ring %d chunk %d", cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww);
+		snprintf(what, sizeof what, "rw %d warps %d ring %d chunk %d meet %d", cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww,
+		         rgpu_dp_tune.meet);
 		for (int lcs = 0; lcs < 2; lcs++) {
 			compare(lcs, p, 3, -1, 0, 1, 0, what, 0);
 			/* paths: Hirschberg with many passes per launch (leaves of 32 rows), its levels cut
@@ -379,9 +381,10 @@ static void sec_bands(void)
 		rgpu_dp_tune.chunk_words = cf[c].cww;
 		rgpu_dp_tune.batch_max_la = 32;
 		rgpu_dp_tune.col_cut = c & 1 ? 1 : 0;   /* column cuts wherever the band is full, -k and bounds included */
-		char what[96];
-		snprintf(what, sizeof what, "band w %lld probe %lld rw %d warps %d ring %d chunk %d cut %d", (long long)cf[c].w,
-		         (long long)cf[c].probe, cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww, rgpu_dp_tune.col_cut);
+		rgpu_dp_tune.meet = c % 3 == 2 ? -1 : 1;   /* banded values by two passes meeting, or one */
+		char what[112];
+		snprintf(what, sizeof what, "band w %lld probe %lld rw %d warps %d ring %d chunk %d cut %d meet %d", (long long)cf[c].w,
+		         (long long)cf[c].probe, cf[c].rw, cf[c].warps, cf[c].ring, cf[c].cww, rgpu_dp_tune.col_cut, rgpu_dp_tune.meet);
 		for (int lcs = 0; lcs < 2; lcs++) {
 			compare(lcs, p, 6, -1, 0, 1, 0, what, 0);
 			if (c % 2 == 0 || !emu) {
@@ -407,6 +410,67 @@ static void sec_bands(void)
 	sect_end();
 }
 
+/* Long pair values by two passes meeting at the middle column, forced on pairs of every shape:
+ * a few rows against many columns (the best crossing on the column's first or last row), two
+ * or three columns, A a copy of one end of B or B of one end of A (an all-gap run on either
+ * side of the cut), bands from bounds, -k about the distance. Each must count one meeting. */
+static void sec_meet(int n)
+{
+	sect_begin("long values by two passes meeting at a column");
+	static const int64_t las[] = { 1, 2, 3, 31, 32, 33, 63, 64, 65, 200, 1023, 1024, 1025, 2000 };
+	static const int64_t lbs[] = { 2, 3, 4, 33, 64, 65, 300, 1500, 2600 };
+	for (int i = 0; i < n; i++) {
+		tune_reset();
+		rgpu_dp_tune.meet = 1;
+		rgpu_dp_tune.batch_max_la = 1;   /* everything of two cells or more: the long kernel */
+		rgpu_dp_tune.long_cells = 1;
+		const int shape = (int)tu_range(0, 4);
+		int64_t la = las[tu_range(0, (int64_t)(sizeof las / sizeof las[0]) - 1)];
+		int64_t lb = lbs[tu_range(0, (int64_t)(sizeof lbs / sizeof lbs[0]) - 1)];
+		if (shape == 4) { la = tu_range(1, emu ? 1500 : 6000); lb = la + tu_range(-la / 4, la / 4) + 2; }
+		aln_pair_t p;
+		const int alpha = (int)tu_range(2, 4);
+		char *a = malloc((size_t)(la + lb) + 1100), *b = malloc((size_t)(2 * (la + lb)) + 1100);
+		dt_random(a, la, alpha, i % 5 == 0 ? 5 : 0);
+		if (shape == 0) {                       /* unrelated */
+			dt_random(b, lb, alpha, 0);
+		} else if (shape == 1 || shape == 2) {  /* A inside B, at its start or its end */
+			dt_random(b, lb, alpha, 0);
+			const int64_t m = la < lb ? la : lb;
+			memcpy(shape == 1 ? b : b + lb - m, shape == 1 ? a : a + la - m, (size_t)m);
+		} else {                                /* a mutated copy */
+			lb = dt_mutate(a, la, b, (int)tu_range(0, 3), (int)tu_range(1, 15), alpha, 0);
+			if (lb < 2) { b[lb] = 'A'; b[lb + 1] = 'C'; lb += 2; }
+		}
+		p.a = a; p.b = b; p.la = la; p.lb = lb;
+		if (i % 3 == 0) {   /* a bound and its band */
+			rgpu_dp_tune.band = 1;
+			rgpu_dp_tune.probe_rows = tu_range(16, 300);
+			rgpu_dp_tune.band_w = tu_range(1, 64);
+		}
+		if (i % 4 == 1) rgpu_dp_tune.long_rw = 1 << tu_range(0, 2);
+		char what[96];
+		snprintf(what, sizeof what, "meet %lld x %lld shape %d band %d", (long long)la, (long long)lb, shape, rgpu_dp_tune.band);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			rgpu_stats_t st;
+			if (compare(lcs, &p, 1, -1, 0, 1, 0, what, &st) == 0)
+				CHECK(st.n_meet == 1 || (rgpu_dp_tune.band && st.n_meet == 0), "%s %s: %lld meetings, expected one", what,
+				      lcs ? "lcs" : "lev", (long long)st.n_meet);
+		}
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.n_threads = 0;
+		int64_t d;
+		lev_pair(&o, p.a, p.la, p.b, p.lb, &d, 0);
+		for (int64_t k = d - 1; k <= d + 1; k++)
+			if (k >= 0) compare(0, &p, 1, k, 0, 1, 0, "meet -k", 0);
+		free(a);
+		free(b);
+	}
+	tune_reset();
+	sect_end();
+}
+
 static void sec_long(void)
 {
 	sect_begin("long pairs");
@@ -429,6 +493,11 @@ static void sec_long(void)
 					rgpu_stats_t st;
 					double t = rk_realtime();
 					compare(lcs, &p, 1, -1, paths, 1, 0, what, &st);
+					/* distances of these sizes (the long kernel's, from 4097 rows) leave a GPU's
+					 * warps mostly idle in one pass: the default rule meets (1 Mb: 977 strips a
+					 * pass, about as many as an H100 holds, may or may not) */
+					if (!paths && !emu && Ls[i] <= 100000) CHECK(st.n_meet == 1, "%s %s: %lld meetings, expected the default rule to take one", what,
+					                  lcs ? "lcs" : "lev", (long long)st.n_meet);
 					fprintf(stderr, "   %s %s%s: GPU kernels %.4f s, total %.3f s, device %.1f MB (with CPU %.1f s)\n", what,
 					        lcs ? "lcs" : "lev", paths ? " path" : "", st.kernel_s, st.total_s, st.dev_bytes / 1e6, rk_realtime() - t);
 				}
@@ -700,6 +769,8 @@ static void sec_memory(void)
 }
 
 /* ---- timings and the benchmark ---- */
+static double last_total;   /* time_pair's whole call: texts up, kernels, the meeting's walk */
+static int64_t last_meet;   /* ... and its meetings */
 static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
 {
 	/* TEST_GPU_DP_LA: A of that many rows (a slab of a split pair), B of L */
@@ -735,6 +806,8 @@ static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
 	CHECK(s == RK_OK, "timing %lld: %s", (long long)L, rk_error());
 	if (getenv("TEST_GPU_DP_VALUE")) fprintf(stderr, "value %lld\n", (long long)v);
 	if (bytes) *bytes = st.dev_bytes;
+	last_total = st.total_s;
+	last_meet = st.n_meet;
 	aln_path_free(&pp);
 	free(a);
 	free(b);
@@ -775,7 +848,23 @@ static void sec_timings(void)
 static void bench(void)
 {
 	uint64_t b1 = 0, b2 = 0, b3 = 0, b4 = 0;
-	double r[13];
+	double r[13], m[8][3];
+	int64_t dm[8];
+	time_pair(0, 40000, 0, 0, 0);   /* the first launch after start-up is slow */
+	/* long values by two passes meeting at the middle column (the default where they fit)
+	 * against one pass, in the same job: kernels and whole calls */
+	static const struct { int lcs; int64_t L; int div; } mc[] = { { 0, 40000, 0 }, { 1, 40000, 0 }, { 0, 1000000, 0 },
+	                                                              { 1, 1000000, 0 }, { 0, 10000000, 1 } };
+	for (int q = 0; q < 5; q++)
+		for (int v = 0; v < 3; v++) {
+			rgpu_dp_tune.meet = v - 1;   /* one pass, the default, two meeting */
+			const double kt = time_pair(mc[q].lcs, mc[q].L, mc[q].div, 0, 0);
+			m[q][v] = kt;
+			if (v == 1) dm[q] = last_meet;
+			fprintf(stderr, "   %s %lld%s %s: kernel %.5f s, call %.5f s\n", mc[q].lcs ? "lcs" : "lev", (long long)mc[q].L,
+			        mc[q].div ? " 1%" : "", v == 0 ? "one pass" : v == 1 ? "default" : "meeting", kt, last_total);
+		}
+	tune_reset();
 	r[0] = time_pair(0, 40000, 0, 0, 0);
 	r[1] = time_pair(0, 1000000, 0, 0, 0);
 	r[2] = time_pair(0, 10000000, 0, 0, 0);
@@ -803,6 +892,12 @@ static void bench(void)
 	printf("| lcs 10 Mb random pair, with path (total) | %.3f | 6 | %.3g |\n", r[9], (double)b3);
 	printf("| lcs 10 Mb 1%%-divergent pair, with path (total) | %.3f | 6 | %.3g |\n", r[10], (double)b4);
 	printf("| lcs 1,000,000 pairs of 150 bp (kernel) | %.4f | 0.05 | |\n", r[11]);
+	printf("\n| value of one long pair (kernel s) | one pass | two meeting | ratio | default | default meets |\n"
+	       "|---|---|---|---|---|---|\n");
+	for (int q = 0; q < 5; q++)
+		printf("| %s %s %s | %.5f | %.5f | %.2fx | %.5f | %s |\n", mc[q].lcs ? "lcs" : "lev",
+		       mc[q].L >= 1000000 ? (mc[q].L >= 10000000 ? "10 Mb" : "1 Mb") : "40 kb", mc[q].div ? "1%-divergent" : "random", m[q][0],
+		       m[q][2], m[q][0] / m[q][2], m[q][1], dm[q] ? "yes" : "no");
 }
 #endif
 
@@ -850,6 +945,7 @@ int main(int argc, char **argv)
 	if (want("split")) sec_split(emu ? 120 : 400);
 	if (want("memory")) sec_memory();
 	if (want("bands")) sec_bands();
+	if (want("meet")) sec_meet(emu ? 80 : 400);
 	if (want("long")) sec_long();
 	if (!emu && want("timings")) sec_timings();
 	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);

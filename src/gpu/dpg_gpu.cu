@@ -647,6 +647,61 @@ done:
 	return st;
 }
 
+/* Meet in the middle when one pass leaves most resident warps idle: a pass over every row
+ * takes about lb wavefront steps whatever its rows, and at a few thousand rows its strips fill
+ * a fraction of the device (40 kb: 40 strips of 1024 rows, against thousands of resident warps),
+ * so the step's latency is the time. The forward pass over B's columns [0, c) and the reverse
+ * pass over [c, lb) run at once in one launch, each lb / 2 steps, and the value is the best
+ * sum over the rows of column c of their right edges (dpg_col_cross): every path crosses it.
+ * Only when every strip of both passes has a resident warp of its own (one word per lane):
+ * a warp runs its strips in order, so a second round would start the reverse pass's strips
+ * after the forward pass's (H100, lev 10 Mb 1%-divergent, banded: one pass 0.57 s, meeting in
+ * rounds 1.01 s; lev 1 Mb, 2 x 977 strips over ~1,600 warps: 0.061 -> 0.053 s only). */
+static rk_status_t meet_pays(dctx_t *X, int nc, const dpg_pass_t *p, int *pays)
+{
+	*pays = 0;
+	if (rgpu_dp_tune.meet < 0 || p->lb < 2) return RK_OK;
+	if (rgpu_dp_tune.meet > 0) { *pays = 1; return RK_OK; }
+	int bps = 0;
+	CUDA_CHECK(dpg_long_occupancy(X->mode, 1, nc, &bps));
+	const int64_t G = (int64_t)bps * X->nsm * dpg_long_warps(nc, 1);
+	*pays = 2 * ((p->la + 1023) / 1024) <= G;
+	return RK_OK;
+}
+
+/* the value of pass p (A at dc + 0, B at dc + la; the reversed codes after them) by the meeting
+ * at column lb / 2: the best cost over the column (lev D, lcs the indel cost; within the band
+ * exact, never below the true cost) */
+static rk_status_t meet_value(dctx_t *X, const uint8_t *dc, int nc, const dpg_pass_t *p, int64_t *cost)
+{
+	const int64_t la = p->la, lb = p->lb, c = lb / 2, nw = (X->mode == DPG_LEV ? 2 : 1) * ((la + 31) / 32);
+	dbuf_t dr = { 0, 0 };
+	uint32_t *hr = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(2 * nw));
+	rk_status_t st = RK_OK;
+	int64_t at = 0, cf = 0;
+	if (!hr) { rk_set_error("out of memory for the meeting of a %lld x %lld pair", (long long)la, (long long)lb); return RK_ERES; }
+	if ((st = dalloc(X, &dr, sizeof(uint32_t) * (uint64_t)(2 * nw), "the meeting column of a long pair"))) goto done;
+	{
+		dpg_pass_t ps[2];
+		for (int r = 0; r < 2; r++) {
+			ps[r] = *p;   /* the band is symmetric: the reverse pass has the same */
+			ps[r].a = r ? la + lb : 0;
+			ps[r].b = r ? 2 * la + lb : la;
+			ps[r].lb = r ? lb - c : c;
+			ps[r].right = (uint32_t *)dr.p + r * nw;
+		}
+		if ((st = long_run(X, dc, ps, 2, nc, 0))) goto done;
+	}
+	CUDA_CHECK_GOTO(cudaMemcpyAsync(hr, dr.p, sizeof(uint32_t) * (size_t)(2 * nw), cudaMemcpyDeviceToHost, X->rt.st), done);
+	CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
+	st = dpg_col_cross(X->mode, hr, hr + nw, la, lb, c, cost, &at, &cf);
+	if (X->sp) X->sp->n_meet++;
+done:
+	dfree(X, &dr);
+	free(hr);
+	return st;
+}
+
 /* lev D(la, lb) (-1 above k >= 0) or lcs L(la, lb) of one long pair */
 static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int64_t *val)
 {
@@ -655,26 +710,32 @@ static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *
 	dbuf_t dc = { 0, 0 };
 	rk_status_t st;
 	int64_t cost = -1, ub = -1;
-	int exact = 0;
-	if ((st = codes_up(X, map, a, la, b, lb, CODES_FWD, &dc, "the symbols of a long pair"))) goto done;
+	int exact = 0, meet = 0;
+	dpg_pass_t ps;
+	memset(&ps, 0, sizeof ps);
+	ps.a = 0;
+	ps.b = la;
+	ps.la = la;
+	ps.lb = lb;
+	band_full(&ps);
+	if ((st = meet_pays(X, nc, &ps, &meet)) ||
+	    (st = codes_up(X, map, a, la, b, lb, meet ? CODES_BOTH : CODES_FWD, &dc, "the symbols of a long pair")))
+		goto done;
 	/* with -k the bound is given; otherwise a first, narrow band may give one */
 	if (k < 0 && (st = long_bound(X, (const uint8_t *)dc.p, nc, la, lb, &ub, &exact))) goto done;
 	if (exact) {
 		cost = ub;
 	} else {
 		const int64_t kb = k >= 0 ? k : ub;
-		dpg_pass_t ps;
-		memset(&ps, 0, sizeof ps);
-		ps.a = 0;
-		ps.b = la;
-		ps.la = la;
-		ps.lb = lb;
 		if (band_pays(kb, la, lb)) band_k(&ps, kb, la, lb);
-		else band_full(&ps);
-		pres_t r;
-		if ((st = long_run(X, (const uint8_t *)dc.p, &ps, 1, nc, &r))) goto done;
+		if (meet) {
+			if ((st = meet_value(X, (const uint8_t *)dc.p, nc, &ps, &cost))) goto done;
+		} else {
+			pres_t r;
+			if ((st = long_run(X, (const uint8_t *)dc.p, &ps, 1, nc, &r))) goto done;
+			cost = to_cost(X->mode, r.total, la, lb);
+		}
 		/* exact when the cost is within the band's bound; above it, an upper bound (and > k) */
-		cost = to_cost(X->mode, r.total, la, lb);
 		if (k < 0 && ub >= 0 && cost > ub) {
 			rk_set_error("internal error: GPU %s of a %lld x %lld pair: cost %lld above its bound %lld", X->mode == DPG_LEV ? "lev" : "lcs",
 			             (long long)la, (long long)lb, (long long)cost, (long long)ub);
@@ -684,6 +745,9 @@ static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *
 	}
 	if (X->mode == DPG_LEV) *val = k >= 0 && cost > k ? -1 : cost;
 	else *val = (la + lb - cost) / 2;
+	rk_debug("gpu %s %lld x %lld: %s, j - i in [%lld, %lld]", X->mode == DPG_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         exact ? "the bound's band was exact" : meet ? "two passes meeting at the middle column" : "one pass",
+	         (long long)ps.dlo, (long long)ps.dhi);
 done:
 	dfree(X, &dc);
 	return st;

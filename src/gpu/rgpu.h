@@ -23,6 +23,7 @@ typedef struct {
 	double kernel_s;      /* time in kernels (CUDA events) */
 	double total_s;       /* whole call: packing, transfers, kernels */
 	int64_t n_launch, n_ichunk, n_jchunk;
+	int64_t n_meet;       /* lev/lcs long pairs valued by two passes meeting at a column */
 	uint64_t dev_bytes;   /* device memory used at the peak */
 } rgpu_stats_t;
 
