@@ -471,6 +471,58 @@ static void sec_meet(int n)
 	sect_end();
 }
 
+/* Many long pairs in one call, their values several per launch (rgpu_dp_tune.long_group):
+ * pairs of every shape mixed (one column, which cannot meet; one row; A within B), at most 2, 3
+ * or as many pairs a launch as the resident warps hold, -k shared by the call. Every pair that
+ * can meet must count one meeting, and grouped calls must take fewer launches than pairs. */
+static void sec_group(int n)
+{
+	sect_begin("long values, many pairs a launch");
+	for (int round = 0; round < n; round++) {
+		const int64_t np = tu_range(2, 40);
+		aln_pair_t *p = calloc((size_t)np, sizeof *p);
+		int64_t meets = 0, nlong = 0, nbatch = 0;
+		for (int64_t i = 0; i < np; i++) {
+			const int64_t la = tu_range(0, 5) == 0 ? tu_range(1, 3) : tu_range(1, emu ? 1500 : 9000);
+			const int64_t lb = tu_range(0, 7) == 0 ? 1 : tu_range(0, 5) == 0 ? tu_range(2, 5) : 0;
+			make_pair(&p[i], la, lb ? lb : la + tu_range(-la / 3, la / 3) + 2, (int)tu_range(2, 4), i % 4 == 0 ? 5 : 0,
+			          lb == 0 && (int)tu_range(0, 1));
+			if (p[i].lb < 1) p[i].lb = 1;
+		}
+		const int64_t k = round % 3 == 2 ? tu_range(0, 2000) : -1;
+		for (int64_t i = 0; i < np; i++) {
+			const int64_t d = p[i].la > p[i].lb ? p[i].la - p[i].lb : p[i].lb - p[i].la;
+			meets += p[i].lb >= 2 && p[i].la * p[i].lb > 1 && (k < 0 || d <= k);
+			nlong += p[i].la * p[i].lb > 1 && (k < 0 || d <= k);
+			nbatch += p[i].la * p[i].lb == 1 && (k < 0 || d <= k);
+		}
+		tune_reset();
+		rgpu_dp_tune.batch_max_la = 1;   /* every pair of two cells or more: the long kernel */
+		rgpu_dp_tune.long_cells = 1;
+		rgpu_dp_tune.long_group = round % 4 == 0 ? 2 : round % 4 == 1 ? 3 : 0;
+		if (round % 5 == 4) rgpu_dp_tune.long_rw = 1 << tu_range(0, 2);
+		char what[96];
+		snprintf(what, sizeof what, "%lld pairs, group %d, k %lld", (long long)np, rgpu_dp_tune.long_group, (long long)k);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			rgpu_stats_t st;
+			const int64_t kk = lcs ? -1 : k, mm = lcs && k >= 0 ? -1 : meets;
+			if (compare(lcs, p, np, kk, 0, 0, 0, what, &st) == 0 && mm >= 0) {
+				CHECK(st.n_meet == mm, "%s %s: %lld meetings, expected %lld", what, lcs ? "lcs" : "lev", (long long)st.n_meet,
+				      (long long)mm);
+				/* one batch launch for the 1 x 1 pairs, the other long pairs one launch each,
+				 * those that meet at least two a launch (on a GPU: the emulator's two SMs hold few
+				 * warps) */
+				CHECK(emu || mm < 2 || st.n_launch <= (nbatch > 0) + nlong - mm + (mm + 1) / 2,
+				      "%s %s: %lld launches for %lld long pairs, %lld meeting, %lld short", what, lcs ? "lcs" : "lev",
+				      (long long)st.n_launch, (long long)nlong, (long long)mm, (long long)nbatch);
+			}
+		}
+		free_pairs(p, np);
+	}
+	tune_reset();
+	sect_end();
+}
+
 static void sec_long(void)
 {
 	sect_begin("long pairs");
@@ -845,6 +897,30 @@ static void sec_timings(void)
 	sect_end();
 }
 
+/* n pairs of L bp, each two 1%-mutated copies of one random genome (as a batch of related
+ * genomes, --all); whole call time (s), long_group as set by the caller */
+static double time_many(int lcs, int64_t n, int64_t L, double *kernel)
+{
+	aln_pair_t *p = calloc((size_t)n, sizeof *p);
+	char *g = malloc((size_t)L + 1);
+	dt_random(g, L, 4, 0);
+	for (int64_t i = 0; i < n; i++) {
+		char *a = malloc((size_t)(2 * L + 1100)), *b = malloc((size_t)(2 * L + 1100));
+		p[i].la = dt_mutate(g, L, a, 0, 1, 4, 0);
+		p[i].lb = dt_mutate(g, L, b, 0, 1, 4, 0);
+		p[i].a = a;
+		p[i].b = b;
+	}
+	int64_t *v = malloc(sizeof(int64_t) * (size_t)n);
+	rgpu_stats_t st;
+	CHECK(gpu_run(lcs, p, n, -1, &G0, v, 0, &st) == RK_OK, "many: %s", rk_error());
+	*kernel = st.kernel_s;
+	free(v);
+	free(g);
+	free_pairs(p, n);
+	return st.total_s;
+}
+
 static void bench(void)
 {
 	uint64_t b1 = 0, b2 = 0, b3 = 0, b4 = 0;
@@ -863,6 +939,13 @@ static void bench(void)
 			if (v == 1) dm[q] = last_meet;
 			fprintf(stderr, "   %s %lld%s %s: kernel %.5f s, call %.5f s\n", mc[q].lcs ? "lcs" : "lev", (long long)mc[q].L,
 			        mc[q].div ? " 1%" : "", v == 0 ? "one pass" : v == 1 ? "default" : "meeting", kt, last_total);
+		}
+	tune_reset();
+	double mk[2][2], mt[2][2];   /* [lcs][grouped] */
+	for (int lcs = 0; lcs < 2; lcs++)
+		for (int gr = 0; gr < 2; gr++) {
+			rgpu_dp_tune.long_group = gr ? 0 : -1;
+			mt[lcs][gr] = time_many(lcs, 1035, 30000, &mk[lcs][gr]);
 		}
 	tune_reset();
 	r[0] = time_pair(0, 40000, 0, 0, 0);
@@ -898,6 +981,12 @@ static void bench(void)
 		printf("| %s %s %s | %.5f | %.5f | %.2fx | %.5f | %s |\n", mc[q].lcs ? "lcs" : "lev",
 		       mc[q].L >= 1000000 ? (mc[q].L >= 10000000 ? "10 Mb" : "1 Mb") : "40 kb", mc[q].div ? "1%-divergent" : "random", m[q][0],
 		       m[q][2], m[q][0] / m[q][2], m[q][1], dm[q] ? "yes" : "no");
+	printf("\n| 1,035 pairs of 30 kb (1%%-mutated copies of one genome) | one a launch | many a launch | ratio |\n"
+	       "|---|---|---|---|\n");
+	for (int lcs = 0; lcs < 2; lcs++) {
+		printf("| %s, whole call (s) | %.4f | %.4f | %.2fx |\n", lcs ? "lcs" : "lev", mt[lcs][0], mt[lcs][1], mt[lcs][0] / mt[lcs][1]);
+		printf("| %s, kernels (s) | %.4f | %.4f | %.2fx |\n", lcs ? "lcs" : "lev", mk[lcs][0], mk[lcs][1], mk[lcs][0] / mk[lcs][1]);
+	}
 }
 #endif
 
@@ -946,6 +1035,7 @@ int main(int argc, char **argv)
 	if (want("memory")) sec_memory();
 	if (want("bands")) sec_bands();
 	if (want("meet")) sec_meet(emu ? 80 : 400);
+	if (want("group")) sec_group(emu ? 30 : 200);
 	if (want("long")) sec_long();
 	if (!emu && want("timings")) sec_timings();
 	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);

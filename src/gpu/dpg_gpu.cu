@@ -327,7 +327,7 @@ static rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *s
 		if (!resident) {
 			hcodes = (uint8_t *)malloc((size_t)(ncode ? ncode : 1));
 			if (!hcodes) { st = RK_ERES; rk_set_error("out of memory packing %lld pairs", (long long)n); break; }
-			dpg_pack_many(src->p, hpidx, n, hcoff, hcodes, X->threads);
+			dpg_pack_many(src->p, hpidx, n, hcoff, hcodes, 0, X->threads);
 			CUDA_CHECK_GOTO(cudaMemcpyAsync(dcodes, hcodes, (size_t)ncode, cudaMemcpyHostToDevice, X->rt.st), done);
 		}
 		CUDA_CHECK_GOTO(cudaMemcpyAsync(dd, hd, sizeof *hd * (size_t)n, cudaMemcpyHostToDevice, X->rt.st), done);
@@ -753,6 +753,137 @@ done:
 	return st;
 }
 
+/* Values of many long pairs that each leave the device idle, several per launch: each pair's
+ * two passes meeting on its middle column (meet_value), as many pairs as the resident warps
+ * hold at one word per lane, their codes up in one copy and their columns back in one. One
+ * pair a launch, a batch of genomes (46 MERS-CoV of 30 kb, --all: 1,035 pairs) pays each
+ * pair's set-up, transfers and launch, and leaves all but ~60 of ~1,600 warps idle. Pairs
+ * lng[i] of fewer than 2^32 cells (no bound: the band of -k only) whose passes fit; done[i] set
+ * for those valued here, the rest go one at a time. */
+static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *lng, int64_t n, int64_t k, int64_t *val,
+                               uint8_t *done)
+{
+	if (rgpu_dp_tune.meet < 0 || rgpu_dp_tune.band > 0 || rgpu_dp_tune.long_group < 0 || n <= 0) return RK_OK;
+	const int mode = X->mode, nv = mode == DPG_LEV ? 2 : 1;
+	int64_t *cand = (int64_t *)malloc(sizeof(int64_t) * (size_t)n), *gi = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+	int64_t *gpos = (int64_t *)malloc(sizeof(int64_t) * (size_t)n), *gla = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+	int64_t *glb = (int64_t *)malloc(sizeof(int64_t) * (size_t)n), *gcost = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
+	int64_t *off = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1)), *roff = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));
+	int *nc = (int *)malloc(sizeof(int) * (size_t)n);
+	dpg_pass_t *ps = (dpg_pass_t *)calloc((size_t)(2 * n), sizeof(dpg_pass_t));
+	uint8_t *hc = 0;
+	uint32_t *hr = 0;
+	dbuf_t dc = { 0, 0 }, dr = { 0, 0 };
+	rk_status_t st = RK_OK;
+	int64_t nq = 0, G = 0, ncx = 0, ng = 0, nd = 0;
+	double tp[3] = { 0, 0, 0 };   /* codes packed; up, kernels and back; meetings */
+	if (!cand || !gi || !gpos || !gla || !glb || !gcost || !off || !roff || !nc || !ps) { st = RK_ERES; rk_set_error("out of memory for %lld long pairs", (long long)n); goto done; }
+	for (int64_t i = 0; i < n; i++) {
+		const aln_pair_t *q = &p[lng[i]];
+		if (q->lb >= 2 && (double)q->la * (double)q->lb < 4294967296.0) cand[nq++] = i;
+	}
+	if (nq < 2) goto done;   /* one pair: long_value meets alike */
+	for (int64_t i = 0; i < nq; i++) gi[i] = lng[cand[i]];
+	dpg_nc_many(p, gi, nq, X->threads, nc);
+	for (int64_t i = 0; i < nq; i++) ncx = imax(ncx, nc[i]);
+	{
+		int bps = 0;
+		CUDA_CHECK_GOTO(dpg_long_occupancy(mode, 1, (int)ncx, &bps), done);
+		G = (int64_t)bps * X->nsm * dpg_long_warps((int)ncx, 1);
+	}
+	{
+		const uint64_t cap = (X->rt.budget > X->used ? X->rt.budget - X->used : 0) / 2;
+		const int64_t most = rgpu_dp_tune.long_group > 0 ? rgpu_dp_tune.long_group : INT64_MAX;
+		for (int64_t q = 0; q < nq;) {
+			/* a group: the next pairs whose strips the resident warps hold in one round (one
+			 * too big alone is left to long_value) */
+			int64_t strips = 0, gm = 0;
+			uint64_t bytes = 0;
+			off[0] = roff[0] = 0;
+			for (; q < nq && gm < most; q++) {
+				const aln_pair_t *x = &p[lng[cand[q]]];
+				const int64_t s2 = 2 * ((x->la + 1023) / 1024), nw = nv * ((x->la + 31) / 32);
+				const uint64_t b = (uint64_t)(2 * (x->la + x->lb)) + 8 * (uint64_t)nw + 2 * sizeof(dpg_pass_t);
+				if (s2 > G || b > cap) continue;
+				if (strips + s2 > G || bytes + b > cap) break;
+				gi[gm] = lng[cand[q]];
+				gpos[gm] = cand[q];
+				off[gm + 1] = off[gm] + 2 * (x->la + x->lb);
+				roff[gm + 1] = roff[gm] + 2 * nw;
+				strips += s2;
+				bytes += b;
+				gm++;
+			}
+			if (gm == 0) break;
+			if (!(hc = (uint8_t *)malloc((size_t)off[gm])) || !(hr = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)roff[gm]))) {
+				st = RK_ERES;
+				rk_set_error("out of memory for %lld long pairs", (long long)gm);
+				goto done;
+			}
+			double t = rk_realtime();
+			dpg_pack_many(p, gi, gm, off, hc, 1, X->threads);
+			tp[0] += rk_realtime() - t;
+			if ((st = dalloc(X, &dc, (uint64_t)off[gm], "the symbols of long pairs")) ||
+			    (st = dalloc(X, &dr, sizeof(uint32_t) * (uint64_t)roff[gm], "the meeting columns of long pairs")))
+				goto done;
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)off[gm], cudaMemcpyHostToDevice, X->rt.st), done);
+			for (int64_t g = 0; g < gm; g++) {
+				const aln_pair_t *x = &p[gi[g]];
+				const int64_t la = x->la, lb = x->lb, c = lb / 2, nw = nv * ((la + 31) / 32);
+				for (int r = 0; r < 2; r++) {
+					dpg_pass_t *q = &ps[2 * g + r];
+					memset(q, 0, sizeof *q);
+					q->a = off[g] + (r ? la + lb : 0);
+					q->b = off[g] + (r ? 2 * la + lb : la);
+					q->la = la;
+					q->lb = r ? lb - c : c;
+					/* the band of -k, symmetric: the same for the reverse pass */
+					dpg_pass_t full;
+					full.la = la;
+					full.lb = lb;
+					if (band_pays(k, la, lb)) band_k(&full, k, la, lb);
+					else band_full(&full);
+					q->dlo = full.dlo;
+					q->dhi = full.dhi;
+					q->right = (uint32_t *)dr.p + roff[g] + r * nw;
+				}
+			}
+			if ((st = long_run(X, (const uint8_t *)dc.p, ps, 2 * gm, (int)ncx, 0))) goto done;
+			CUDA_CHECK_GOTO(cudaMemcpyAsync(hr, dr.p, sizeof(uint32_t) * (size_t)roff[gm], cudaMemcpyDeviceToHost, X->rt.st), done);
+			CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
+			tp[1] += rk_realtime() - t;
+			t = rk_realtime();
+			for (int64_t g = 0; g < gm; g++) {
+				gla[g] = p[gi[g]].la;
+				glb[g] = p[gi[g]].lb;
+			}
+			if ((st = dpg_col_cost_many(mode, hr, roff, gla, glb, gm, gcost, X->threads))) goto done;
+			for (int64_t g = 0; g < gm; g++) {
+				const int64_t cost = gcost[g];
+				val[gi[g]] = mode == DPG_LEV ? (k >= 0 && cost > k ? -1 : cost) : (gla[g] + glb[g] - cost) / 2;
+			}
+			tp[2] += rk_realtime() - t;
+			ng++;
+			for (int64_t g = 0; g < gm; g++) done[gpos[g]] = 1;
+			if (X->sp) X->sp->n_meet += gm;
+			dfree(X, &dc);
+			dfree(X, &dr);
+			free(hc);
+			free(hr);
+			hc = 0;
+			hr = 0;
+		}
+	}
+done:
+	for (int64_t i = 0; i < n; i++) nd += done[i];
+	if (ng) rk_debug("gpu %s: %lld long pairs valued %lld launch(es) at once: codes %.3f s, device %.3f s, meetings %.3f s",
+	                 mode == DPG_LEV ? "lev" : "lcs", (long long)nd, (long long)ng, tp[0], tp[1], tp[2]);
+	dfree(X, &dc);
+	dfree(X, &dr);
+	free(hc); free(hr); free(cand); free(gi); free(gpos); free(gla); free(glb); free(gcost); free(off); free(roff); free(nc); free(ps);
+	return st;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Hirschberg */
 
@@ -1165,6 +1296,7 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 	bjob_t *jobs = 0;
 	int64_t *idx = 0, *lng = 0, nj = 0, nlong = 0;
 	int *nc = 0;
+	uint8_t *ldone = 0;
 	double t_ctx = 0;
 	const int64_t bmax = imin(tune_or(rgpu_dp_tune.batch_max_la, D_BATCH_MAX_LA), D_BATCH_MAX_LA);
 	const int64_t lcells = tune_or(rgpu_dp_tune.long_cells, D_LONG_CELLS), pcells = tune_or(rgpu_dp_tune.path_cells, D_PATH_CELLS);
@@ -1225,10 +1357,16 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 			}
 		}
 	}
+	if (nlong && !paths) {
+		if (!(ldone = (uint8_t *)calloc((size_t)nlong, 1))) { st = RK_ERES; rk_set_error("out of memory for %lld pairs", (long long)nlong); goto done; }
+		if ((st = long_values(&X, p, lng, nlong, k, val, ldone))) goto done;
+	}
 	for (int64_t q = 0; q < nlong && !st; q++) {
 		const int64_t i = lng[q];
 		const aln_pair_t *x = &p[i];
-		if (paths) {
+		if (ldone && ldone[q]) {
+			/* valued with others in one launch */
+		} else if (paths) {
 			int64_t c = -1;
 			paths[i].n = 0;
 			st = hirsch(&X, x->a, x->la, x->b, x->lb, k, &paths[i], &c);
@@ -1246,7 +1384,7 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 done:
 	sp->dev_bytes = X.peak;
 	ctx_free(&X);
-	free(idx); free(lng); free(nc); free(jobs);
+	free(idx); free(lng); free(nc); free(jobs); free(ldone);
 	sp->total_s = rk_realtime() - t0;
 	if (nlong) rk_debug("gpu %s: %lld long pair(s): device ready at %.3f s, %lld launch(es) %.3f s, all %.3f s", mode == DPG_LEV ? "lev" : "lcs",
 	                    (long long)nlong, t_ctx, (long long)sp->n_launch, sp->kernel_s, sp->total_s);

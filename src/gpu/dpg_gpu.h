@@ -33,6 +33,8 @@ typedef struct {
 	int col_cut;          /* Hirschberg: 1 cut every long, unbanded sub-problem at its middle column, -1
 	                       * never [0: those of 64k rows or more, when the level's passes, cut so, still
 	                       * fill the resident warps once, where cutting rows leaves half of them idle] */
+	int long_group;       /* long pair values: -1 one pair a launch, n > 0 at most n pairs a launch [as
+	                       * many as the resident warps hold] */
 	int meet;             /* long pair values: 1 always by two passes meeting at the middle column, -1 never
 	                       * [0: when both passes' strips at work at once fit in the resident warps] */
 } rgpu_dp_tune_t;

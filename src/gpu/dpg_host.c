@@ -48,7 +48,7 @@ void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads
 	}
 }
 
-void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int threads)
+void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads)
 {
 	#pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads(threads))
 	for (int64_t i = 0; i < m; i++) {
@@ -57,6 +57,10 @@ void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int
 		dpg_map(q->a, q->la, map);
 		dpg_encode(map, q->a, q->la, 0, buf + off[i]);
 		dpg_encode(map, q->b, q->lb, 0, buf + off[i] + q->la);
+		if (rev) {
+			dpg_encode(map, q->a, q->la, 1, buf + off[i] + q->la + q->lb);
+			dpg_encode(map, q->b, q->lb, 1, buf + off[i] + 2 * q->la + q->lb);
+		}
 	}
 }
 
@@ -191,6 +195,20 @@ rk_status_t dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_
 	}
 	*at = split_meet_col(mode == DPG_LEV ? SPLIT_LEV : SPLIT_LCS, f, r, la, lb, cs, best, cf);
 	free(buf);
+	return RK_OK;
+}
+
+rk_status_t dpg_col_cost_many(int mode, const uint32_t *e, const int64_t *off, const int64_t *la, const int64_t *lb, int64_t m,
+                              int64_t *best, int threads)
+{
+	int bad = 0;
+	#pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads(threads)) reduction(| : bad)
+	for (int64_t i = 0; i < m; i++) {
+		const int64_t nw = (mode == DPG_LEV ? 2 : 1) * ((la[i] + 31) / 32);
+		int64_t at, cf;
+		bad |= dpg_col_cross(mode, e + off[i], e + off[i] + nw, la[i], lb[i], lb[i] / 2, &best[i], &at, &cf) != RK_OK;
+	}
+	if (bad) { rk_set_error("out of memory for the cuts of %lld pairs", (long long)m); return RK_ERES; }
 	return RK_OK;
 }
 

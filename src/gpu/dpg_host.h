@@ -22,8 +22,9 @@ void dpg_encode(const uint8_t map[256], const char *s, int64_t n, int rev, uint8
 
 /* nc (as dpg_map) of the A of pairs p[idx[i]], i < m, into nc[i]; threads <= 0: OpenMP default */
 void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads, int *nc);
-/* the codes of A and then B of pairs p[idx[i]] at buf + off[i], each under its own map */
-void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int threads);
+/* the codes of A and then B of pairs p[idx[i]] at buf + off[i], each under its own map; with
+ * rev, A reversed and B reversed after them (la + lb more bytes) */
+void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads);
 
 /* Ops traced from the end, ops[0] being the last one, appended to path as runs. */
 rk_status_t dpg_ops_path(const uint8_t *ops, int64_t n, aln_path_t *path);
@@ -73,6 +74,12 @@ void dpg_cross_many(int mode, dpg_cross_job_t *jobs, int64_t m, int threads);
  * row, *best the sum, *cf = F(*at, cs). Costs: lev the distance, lcs the indel cost. */
 rk_status_t dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_t la, int64_t lb, int64_t cs, int64_t *best,
                           int64_t *at, int64_t *cf);
+
+/* dpg_col_cross of many sub-problems at once, on threads: job i has la[i] x lb[i], its cut at
+ * lb[i] / 2, F at e + off[i] and R right after it (each nv ceil(la / 32) words, nv = 2 for lev,
+ * 1 for lcs); best[i] the sum. */
+rk_status_t dpg_col_cost_many(int mode, const uint32_t *e, const int64_t *off, const int64_t *la, const int64_t *lb, int64_t m,
+                              int64_t *best, int threads);
 
 /* Edges between the CPU slab format (lev: planes hp, hm; lcs: hc; bit q of word q >> 6 is
  * column q) and device edge words, for columns [0, cols). to_planes leaves the bits from cols

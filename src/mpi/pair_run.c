@@ -6,7 +6,9 @@
 #include "algo/near.h"
 
 #define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
-#define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells */
+#define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells (CPU) */
+#define PAIR_BLOCK_CELLS_GPU (1ll << 38) /* ... (GPU: long pairs are valued many a launch, up to as many as
+                                         * its resident warps hold: 26 of 30 kb on an H100) */
 #define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread */
 #define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
 #define PAIR_NEAR_ROWS 65536            /* --all --max-dist: rows whose candidates are found at once, */
@@ -242,7 +244,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 				if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
 				ai[nb] = a; bi[nb] = b; nb++;
 				bcells += (double)rio_len(&A, a) * (double)rio_len(Bp, b);
-				if (nb == PAIR_BLOCK_PAIRS || bcells >= PAIR_BLOCK_CELLS) {
+				if (nb == PAIR_BLOCK_PAIRS || bcells >= (be.use_gpu ? PAIR_BLOCK_CELLS_GPU : PAIR_BLOCK_CELLS)) {
 					st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells);
 					n_rows += nb; nb = 0; bcells = 0;
 				}
