@@ -653,19 +653,23 @@ done:
  * so the step's latency is the time. The forward pass over B's columns [0, c) and the reverse
  * pass over [c, lb) run at once in one launch, each lb / 2 steps, and the value is the best
  * sum over the rows of column c of their right edges (dpg_col_cross): every path crosses it.
- * Only when every strip of both passes has a resident warp of its own (one word per lane):
- * a warp runs its strips in order, so a second round would start the reverse pass's strips
- * after the forward pass's (H100, lev 10 Mb 1%-divergent, banded: one pass 0.57 s, meeting in
- * rounds 1.01 s; lev 1 Mb, 2 x 977 strips over ~1,600 warps: 0.061 -> 0.053 s only). */
+ * Only when every strip of both passes has a resident warp of its own, at one or two words per
+ * lane: a warp runs its strips in order, so a second round would start the reverse pass's
+ * strips after the forward pass's (H100, lev 10 Mb 1%-divergent, banded: one pass 0.57 s,
+ * meeting in rounds 1.01 s). At two words per lane a step is longer, yet half the steps still
+ * pay (H100, 1 Mb random, one pass against meeting at two words: lev 0.061 -> 0.053 s, lcs
+ * 0.049 -> 0.032 s). */
 static rk_status_t meet_pays(dctx_t *X, int nc, const dpg_pass_t *p, int *pays)
 {
 	*pays = 0;
 	if (rgpu_dp_tune.meet < 0 || p->lb < 2) return RK_OK;
 	if (rgpu_dp_tune.meet > 0) { *pays = 1; return RK_OK; }
-	int bps = 0;
-	CUDA_CHECK(dpg_long_occupancy(X->mode, 1, nc, &bps));
-	const int64_t G = (int64_t)bps * X->nsm * dpg_long_warps(nc, 1);
-	*pays = 2 * ((p->la + 1023) / 1024) <= G;
+	for (int rw = 1; rw <= 2 && !*pays; rw *= 2) {
+		int bps = 0;
+		CUDA_CHECK(dpg_long_occupancy(X->mode, rw, nc, &bps));
+		const int64_t G = (int64_t)bps * X->nsm * dpg_long_warps(nc, rw), SR = 1024ll * rw;
+		*pays = 2 * ((p->la + SR - 1) / SR) <= G;
+	}
 	return RK_OK;
 }
 
@@ -758,12 +762,14 @@ done:
  * hold at one word per lane, their codes up in one copy and their columns back in one. One
  * pair a launch, a batch of genomes (46 MERS-CoV of 30 kb, --all: 1,035 pairs) pays each
  * pair's set-up, transfers and launch, and leaves all but ~60 of ~1,600 warps idle. Pairs
- * lng[i] of fewer than 2^32 cells (no bound: the band of -k only) whose passes fit; done[i] set
- * for those valued here, the rest go one at a time. */
+ * lng[i] of two columns or more and fewer than 2^32 cells (no bound: the band of -k only)
+ * whose passes fit; done[i] set for those valued here (val as rgpu_dp_batch's), the rest go
+ * one at a time. */
 static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *lng, int64_t n, int64_t k, int64_t *val,
                                uint8_t *done)
 {
-	if (rgpu_dp_tune.meet < 0 || rgpu_dp_tune.band > 0 || rgpu_dp_tune.long_group < 0 || n <= 0) return RK_OK;
+	/* forced bounds (tests) go one at a time; with -k a forced band is -k's, as one at a time */
+	if (rgpu_dp_tune.meet < 0 || (rgpu_dp_tune.band > 0 && k < 0) || rgpu_dp_tune.long_group < 0 || n <= 0) return RK_OK;
 	const int mode = X->mode, nv = mode == DPG_LEV ? 2 : 1;
 	int64_t *cand = (int64_t *)malloc(sizeof(int64_t) * (size_t)n), *gi = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
 	int64_t *gpos = (int64_t *)malloc(sizeof(int64_t) * (size_t)n), *gla = (int64_t *)malloc(sizeof(int64_t) * (size_t)n);
@@ -777,10 +783,14 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 	rk_status_t st = RK_OK;
 	int64_t nq = 0, G = 0, ncx = 0, ng = 0, nd = 0;
 	double tp[3] = { 0, 0, 0 };   /* codes packed; up, kernels and back; meetings */
-	if (!cand || !gi || !gpos || !gla || !glb || !gcost || !off || !roff || !nc || !ps) { st = RK_ERES; rk_set_error("out of memory for %lld long pairs", (long long)n); goto done; }
+	if (!cand || !gi || !gpos || !gla || !glb || !gcost || !off || !roff || !nc || !ps) {
+		st = RK_ERES;
+		rk_set_error("out of memory for %lld long pairs", (long long)n);
+		goto done;
+	}
 	for (int64_t i = 0; i < n; i++) {
-		const aln_pair_t *q = &p[lng[i]];
-		if (q->lb >= 2 && (double)q->la * (double)q->lb < 4294967296.0) cand[nq++] = i;
+		const aln_pair_t *x = &p[lng[i]];
+		if (x->lb >= 2 && (double)x->la * (double)x->lb < 4294967296.0) cand[nq++] = i;
 	}
 	if (nq < 2) goto done;   /* one pair: long_value meets alike */
 	for (int64_t i = 0; i < nq; i++) gi[i] = lng[cand[i]];
@@ -792,7 +802,12 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 		G = (int64_t)bps * X->nsm * dpg_long_warps((int)ncx, 1);
 	}
 	{
-		const uint64_t cap = (X->rt.budget > X->used ? X->rt.budget - X->used : 0) / 2;
+		/* half of what is left, less long_run's own buffers for G warps (rings, counters,
+		 * strips; the wrap row per pair below): under a tight --device-memory the pairs go one
+		 * at a time, as before, rather than fail together */
+		const uint64_t SB = (uint64_t)dpg_slot_bytes(mode), left = X->rt.budget > X->used ? X->rt.budget - X->used : 0;
+		const uint64_t fixed = (uint64_t)G * ((uint64_t)D_RING * D_CWW * SB + DPG_CNT_STRIDE * 8 + 12) + 4 * D_ALIGN;
+		const uint64_t cap = left / 2 > fixed ? left / 2 - fixed : 0;
 		const int64_t most = rgpu_dp_tune.long_group > 0 ? rgpu_dp_tune.long_group : INT64_MAX;
 		for (int64_t q = 0; q < nq;) {
 			/* a group: the next pairs whose strips the resident warps hold in one round (one
@@ -803,7 +818,7 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 			for (; q < nq && gm < most; q++) {
 				const aln_pair_t *x = &p[lng[cand[q]]];
 				const int64_t s2 = 2 * ((x->la + 1023) / 1024), nw = nv * ((x->la + 31) / 32);
-				const uint64_t b = (uint64_t)(2 * (x->la + x->lb)) + 8 * (uint64_t)nw + 2 * sizeof(dpg_pass_t);
+				const uint64_t b = (uint64_t)(2 * (x->la + x->lb)) + 8 * (uint64_t)nw + 2 * sizeof(dpg_pass_t) + ((uint64_t)x->lb / 32 + 2) * SB;
 				if (s2 > G || b > cap) continue;
 				if (strips + s2 > G || bytes + b > cap) break;
 				gi[gm] = lng[cand[q]];
@@ -823,6 +838,7 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 			double t = rk_realtime();
 			dpg_pack_many(p, gi, gm, off, hc, 1, X->threads);
 			tp[0] += rk_realtime() - t;
+			t = rk_realtime();
 			if ((st = dalloc(X, &dc, (uint64_t)off[gm], "the symbols of long pairs")) ||
 			    (st = dalloc(X, &dr, sizeof(uint32_t) * (uint64_t)roff[gm], "the meeting columns of long pairs")))
 				goto done;
@@ -830,22 +846,23 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 			for (int64_t g = 0; g < gm; g++) {
 				const aln_pair_t *x = &p[gi[g]];
 				const int64_t la = x->la, lb = x->lb, c = lb / 2, nw = nv * ((la + 31) / 32);
+				/* the band of -k, symmetric: the same for the reverse pass */
+				dpg_pass_t bd;
+				memset(&bd, 0, sizeof bd);
+				bd.la = la;
+				bd.lb = lb;
+				if (band_pays(k, la, lb)) band_k(&bd, k, la, lb);
+				else band_full(&bd);
 				for (int r = 0; r < 2; r++) {
-					dpg_pass_t *q = &ps[2 * g + r];
-					memset(q, 0, sizeof *q);
-					q->a = off[g] + (r ? la + lb : 0);
-					q->b = off[g] + (r ? 2 * la + lb : la);
-					q->la = la;
-					q->lb = r ? lb - c : c;
-					/* the band of -k, symmetric: the same for the reverse pass */
-					dpg_pass_t full;
-					full.la = la;
-					full.lb = lb;
-					if (band_pays(k, la, lb)) band_k(&full, k, la, lb);
-					else band_full(&full);
-					q->dlo = full.dlo;
-					q->dhi = full.dhi;
-					q->right = (uint32_t *)dr.p + roff[g] + r * nw;
+					dpg_pass_t *w = &ps[2 * g + r];
+					memset(w, 0, sizeof *w);
+					w->a = off[g] + (r ? la + lb : 0);
+					w->b = off[g] + (r ? 2 * la + lb : la);
+					w->la = la;
+					w->lb = r ? lb - c : c;
+					w->dlo = bd.dlo;
+					w->dhi = bd.dhi;
+					w->right = (uint32_t *)dr.p + roff[g] + r * nw;
 				}
 			}
 			if ((st = long_run(X, (const uint8_t *)dc.p, ps, 2 * gm, (int)ncx, 0))) goto done;

@@ -50,7 +50,8 @@ void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads
 
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads)
 {
-	#pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads(threads))
+	/* with rev: a few long pairs (a launch's group), one each */
+	#pragma omp parallel for schedule(dynamic, rev ? 1 : 256) num_threads(nthreads(threads))
 	for (int64_t i = 0; i < m; i++) {
 		const aln_pair_t *q = &p[idx[i]];
 		uint8_t map[256];

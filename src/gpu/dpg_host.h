@@ -77,7 +77,8 @@ rk_status_t dpg_col_cross(int mode, const uint32_t *F, const uint32_t *R, int64_
 
 /* dpg_col_cross of many sub-problems at once, on threads: job i has la[i] x lb[i], its cut at
  * lb[i] / 2, F at e + off[i] and R right after it (each nv ceil(la / 32) words, nv = 2 for lev,
- * 1 for lcs); best[i] the sum. */
+ * 1 for lcs); best[i] the sum. RK_ERES with the error set when out of memory (best then
+ * undefined). */
 rk_status_t dpg_col_cost_many(int mode, const uint32_t *e, const int64_t *off, const int64_t *la, const int64_t *lb, int64_t m,
                               int64_t *best, int threads);
 
