@@ -561,6 +561,15 @@ static void band_full(dpg_pass_t *p)
 	p->dlo = -p->la;
 	p->dhi = p->lb;
 }
+/* a pass over the whole of a pair whose codes are A at 0 and B at la, every cell, no edges */
+static void pass_whole(dpg_pass_t *p, int64_t la, int64_t lb)
+{
+	memset(p, 0, sizeof *p);
+	p->b = la;
+	p->la = la;
+	p->lb = lb;
+	band_full(p);
+}
 static void band_k(dpg_pass_t *p, int64_t k, int64_t la, int64_t lb)
 {
 	const int64_t d = lb - la, h = (k - (d < 0 ? -d : d)) / 2;
@@ -716,12 +725,7 @@ static rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *
 	int64_t cost = -1, ub = -1;
 	int exact = 0, meet = 0;
 	dpg_pass_t ps;
-	memset(&ps, 0, sizeof ps);
-	ps.a = 0;
-	ps.b = la;
-	ps.la = la;
-	ps.lb = lb;
-	band_full(&ps);
+	pass_whole(&ps, la, lb);
 	if ((st = meet_pays(X, nc, &ps, &meet)) ||
 	    (st = codes_up(X, map, a, la, b, lb, meet ? CODES_BOTH : CODES_FWD, &dc, "the symbols of a long pair")))
 		goto done;
@@ -1510,16 +1514,11 @@ extern "C" rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a
 	if (v0 && (st = dalloc(&X, &dr, sizeof(uint32_t) * (uint64_t)(nv * nwp), "a slab's right edge"))) goto done;
 	{
 		dpg_pass_t ps;
-		memset(&ps, 0, sizeof ps);
-		ps.a = 0;
-		ps.b = la;
-		ps.la = la;
-		ps.lb = lb;
+		pass_whole(&ps, la, lb);
 		ps.top = dtop.p;
 		ps.bot = dbot.p;
 		ps.left = (const uint32_t *)dl.p;
 		ps.right = (uint32_t *)dr.p;
-		band_full(&ps);
 		if (banded) {
 			/* the bottom edge outside the last strip's columns: written, if meaningless */
 			ps.dlo = band[0];
