@@ -388,6 +388,16 @@ done:
 	return st;
 }
 
+/* warps of the long kernel resident at once on the whole device, for nc codes and rw words per
+ * lane (*G = 0: it does not fit) */
+static rk_status_t long_warps(const dctx_t *X, int nc, int rw, int64_t *G)
+{
+	int bps = 0;
+	CUDA_CHECK(dpg_long_occupancy(X->mode, rw, nc, &bps));
+	*G = (int64_t)bps * X->nsm * dpg_long_warps(nc, rw);
+	return RK_OK;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* the long kernel: passes ps[0, np) (first set here) over the device codes; res (np entries,
  * or NULL): each pass's last strip: its columns [c0, c1] and values at c0 and at c1 (lev D,
@@ -420,9 +430,8 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 	/* words per lane: strips and resident warps of each choice */
 	int64_t ns_of[5] = { 0 }, G_of[5] = { 0 };
 	for (int c = 1; c <= 4; c *= 2) {
-		int bps = 0;
-		CUDA_CHECK(dpg_long_occupancy(mode, c, nc, &bps));
-		G_of[c] = (int64_t)bps * X->nsm * dpg_long_warps(nc, c);
+		rk_status_t st = long_warps(X, nc, c, &G_of[c]);
+		if (st) return st;
 		for (int64_t i = 0; i < np; i++) ns_of[c] += (ps[i].la + 1024ll * c - 1) / (1024ll * c);
 	}
 	int rw = rgpu_dp_tune.long_rw;
@@ -674,12 +683,29 @@ static rk_status_t meet_pays(dctx_t *X, int nc, const dpg_pass_t *p, int *pays)
 	if (rgpu_dp_tune.meet < 0 || p->lb < 2) return RK_OK;
 	if (rgpu_dp_tune.meet > 0) { *pays = 1; return RK_OK; }
 	for (int rw = 1; rw <= 2 && !*pays; rw *= 2) {
-		int bps = 0;
-		CUDA_CHECK(dpg_long_occupancy(X->mode, rw, nc, &bps));
-		const int64_t G = (int64_t)bps * X->nsm * dpg_long_warps(nc, rw), SR = 1024ll * rw;
+		int64_t G = 0;
+		const int64_t SR = 1024ll * rw;
+		rk_status_t st = long_warps(X, nc, rw, &G);
+		if (st) return st;
 		*pays = 2 * ((p->la + SR - 1) / SR) <= G;
 	}
 	return RK_OK;
+}
+
+/* the two meeting passes of pass p (its band and sizes) on codes at off: A, B, A reversed, B
+ * reversed (codes_up's CODES_BOTH, dpg_pack_many's rev), the forward one over B's columns
+ * [0, lb / 2), the reverse one over the rest; right edges at right and right + nw (the band
+ * is symmetric: the reverse pass has the same) */
+static void meet_passes(const dpg_pass_t *p, int64_t off, uint32_t *right, int64_t nw, dpg_pass_t ps[2])
+{
+	const int64_t la = p->la, lb = p->lb, c = lb / 2;
+	for (int r = 0; r < 2; r++) {
+		ps[r] = *p;
+		ps[r].a = off + (r ? la + lb : 0);
+		ps[r].b = off + (r ? 2 * la + lb : la);
+		ps[r].lb = r ? lb - c : c;
+		ps[r].right = right + r * nw;
+	}
 }
 
 /* the value of pass p (A at dc + 0, B at dc + la; the reversed codes after them) by the meeting
@@ -696,13 +722,7 @@ static rk_status_t meet_value(dctx_t *X, const uint8_t *dc, int nc, const dpg_pa
 	if ((st = dalloc(X, &dr, sizeof(uint32_t) * (uint64_t)(2 * nw), "the meeting column of a long pair"))) goto done;
 	{
 		dpg_pass_t ps[2];
-		for (int r = 0; r < 2; r++) {
-			ps[r] = *p;   /* the band is symmetric: the reverse pass has the same */
-			ps[r].a = r ? la + lb : 0;
-			ps[r].b = r ? 2 * la + lb : la;
-			ps[r].lb = r ? lb - c : c;
-			ps[r].right = (uint32_t *)dr.p + r * nw;
-		}
+		meet_passes(p, 0, (uint32_t *)dr.p, nw, ps);
 		if ((st = long_run(X, dc, ps, 2, nc, 0))) goto done;
 	}
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(hr, dr.p, sizeof(uint32_t) * (size_t)(2 * nw), cudaMemcpyDeviceToHost, X->rt.st), done);
@@ -800,11 +820,7 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 	for (int64_t i = 0; i < nq; i++) gi[i] = lng[cand[i]];
 	dpg_nc_many(p, gi, nq, X->threads, nc);
 	for (int64_t i = 0; i < nq; i++) ncx = imax(ncx, nc[i]);
-	{
-		int bps = 0;
-		CUDA_CHECK_GOTO(dpg_long_occupancy(mode, 1, (int)ncx, &bps), done);
-		G = (int64_t)bps * X->nsm * dpg_long_warps((int)ncx, 1);
-	}
+	if ((st = long_warps(X, (int)ncx, 1, &G))) goto done;
 	{
 		/* half of what is left, less long_run's own buffers for G warps (rings, counters,
 		 * strips; the wrap row per pair below): under a tight --device-memory the pairs go one
@@ -848,26 +864,11 @@ static rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *ln
 				goto done;
 			CUDA_CHECK_GOTO(cudaMemcpyAsync(dc.p, hc, (size_t)off[gm], cudaMemcpyHostToDevice, X->rt.st), done);
 			for (int64_t g = 0; g < gm; g++) {
-				const aln_pair_t *x = &p[gi[g]];
-				const int64_t la = x->la, lb = x->lb, c = lb / 2, nw = nv * ((la + 31) / 32);
-				/* the band of -k, symmetric: the same for the reverse pass */
-				dpg_pass_t bd;
-				memset(&bd, 0, sizeof bd);
-				bd.la = la;
-				bd.lb = lb;
-				if (band_pays(k, la, lb)) band_k(&bd, k, la, lb);
-				else band_full(&bd);
-				for (int r = 0; r < 2; r++) {
-					dpg_pass_t *w = &ps[2 * g + r];
-					memset(w, 0, sizeof *w);
-					w->a = off[g] + (r ? la + lb : 0);
-					w->b = off[g] + (r ? 2 * la + lb : la);
-					w->la = la;
-					w->lb = r ? lb - c : c;
-					w->dlo = bd.dlo;
-					w->dhi = bd.dhi;
-					w->right = (uint32_t *)dr.p + roff[g] + r * nw;
-				}
+				const int64_t la = p[gi[g]].la, lb = p[gi[g]].lb;
+				dpg_pass_t whole;   /* the pair's pass in the band of -k */
+				pass_whole(&whole, la, lb);
+				if (band_pays(k, la, lb)) band_k(&whole, k, la, lb);
+				meet_passes(&whole, off[g], (uint32_t *)dr.p + roff[g], nv * ((la + 31) / 32), &ps[2 * g]);
 			}
 			if ((st = long_run(X, (const uint8_t *)dc.p, ps, 2 * gm, (int)ncx, 0))) goto done;
 			CUDA_CHECK_GOTO(cudaMemcpyAsync(hr, dr.p, sizeof(uint32_t) * (size_t)roff[gm], cudaMemcpyDeviceToHost, X->rt.st), done);
@@ -1001,11 +1002,7 @@ static rk_status_t hirsch(dctx_t *X, const char *a, int64_t LA, const char *b, i
 	rsrc.dcodes = (const uint8_t *)dc.p;
 	/* resident warps of the long kernel at 4 words per lane: a level whose column cuts fit them
 	 * in one round cuts columns (rgpu_dp_tune.col_cut) */
-	{
-		int bps = 0;
-		CUDA_CHECK_GOTO(dpg_long_occupancy(mode, 4, nc, &bps), done);
-		G4 = (int64_t)bps * X->nsm * dpg_long_warps(nc, 4);
-	}
+	if ((st = long_warps(X, nc, 4, &G4))) goto done;
 	for (;;) {
 		int64_t ni = 0;
 		for (int64_t t = 0; t < nit; t++)
