@@ -557,6 +557,33 @@ static void sec_group(int n)
 static void sec_long(void)
 {
 	sect_begin("long pairs");
+	if (!emu) {
+		/* Wide passes of millions of rows run on fewer warps than strips at work (4 Mb lev, 6 Mb
+		 * lcs: the smallest random pairs the rule takes): the same value as a warp for every strip */
+		for (int lcs = 0; lcs < 2; lcs++) {
+			const int64_t L = lcs ? 6000000 : 4000000;
+			char *a = malloc((size_t)L + 1), *b = malloc((size_t)L + 1);
+			dt_random(a, L, 4, 0);
+			dt_random(b, L - 1000, 4, 0);
+			aln_pair_t p = { a, b, L, L - 1000 };
+			int64_t v[2] = { -2, -2 };
+			rgpu_stats_t st[2];
+			for (int f = 0; f < 2; f++) {
+				rgpu_dp_tune.fewer_warps = f ? -1 : 0;
+				rk_status_t s = gpu_run(lcs, &p, 1, -1, &G0, &v[f], 0, &st[f]);
+				CHECK(s == RK_OK, "fewer warps %s %lld: %s", lcs ? "lcs" : "lev", (long long)L, rk_error());
+			}
+			tune_reset();
+			CHECK(v[0] == v[1] && v[0] > 0, "fewer warps %s %lld: %lld, a warp a strip %lld", lcs ? "lcs" : "lev", (long long)L,
+			      (long long)v[0], (long long)v[1]);
+			CHECK(st[0].n_fewer >= 1 && st[1].n_fewer == 0, "fewer warps %s %lld: taken %lld and %lld times", lcs ? "lcs" : "lev",
+			      (long long)L, (long long)st[0].n_fewer, (long long)st[1].n_fewer);
+			fprintf(stderr, "   %lld bp random %s: fewer warps %.3f s, a warp a strip %.3f s (kernels)\n", (long long)L,
+			        lcs ? "lcs" : "lev", st[0].kernel_s, st[1].kernel_s);
+			free(a);
+			free(b);
+		}
+	}
 	static const int64_t full[] = { 10000, 100000, 1000000 }, small[] = { 3000, 9000 };
 	const int64_t *Ls = emu ? small : full;
 	const int nL = emu ? 2 : 3;
@@ -688,7 +715,7 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 }
 
 /* Two ranks meeting on column c (split_cols of mpi/split_run.c), in one process: the GPU's
- * halves, forward over [0, c) and reversed over [c, lb), each in the band rgpu_*_band gives,
+ * halves (rgpu_*_half), forward over [0, c) and reversed over [c, lb), each in its bound's band,
  * must meet as the CPU's unbanded halves do: the same cost, cut row and F there (with -k below
  * the cost, both above k). Returns whether the GPU's halves were banded. */
 static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
@@ -700,9 +727,8 @@ static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
 	/* e[0..1] e[2..3]: top edges of the CPU's halves, e[4..7] the GPU's; e[8..15] the left edges in, right edges out */
 	uint64_t *ch[2][2] = { { e[0], e[1] }, { e[2], e[3] } }, *gh[2][2] = { { e[4], e[5] }, { e[6], e[7] } };
 	uint64_t *cv[2][2] = { { e[8], e[9] }, { e[10], e[11] } }, *gv[2][2] = { { e[12], e[13] }, { e[14], e[15] } };
-	int64_t band[2] = { 0, 0 };
-	rk_status_t s = lcs ? rgpu_lcs_band(&G0, p->a, la, p->b, lb, band, 0) : rgpu_lev_band(&G0, p->a, la, p->b, lb, k, band, 0);
-	CHECK(s == RK_OK, "band: %s", rk_error());
+	int64_t band[2] = { -la, lb };
+	rk_status_t s = RK_OK;
 	for (int h = 0; h < 2 && s == RK_OK; h++) {
 		const int64_t n = h ? lb - c : c;
 		const char *b = p->b + (h ? c : 0);
@@ -713,9 +739,12 @@ static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
 		aln_prep_init(&Q, p->a, la, h, b, n, h, 0);
 		split_pass(kind, &Q, 0, 1, 0, n, ch[h], cv[h]);
 		aln_prep_free(&Q);
-		s = lcs ? rgpu_lcs_slab(&G0, p->a, la, b, n, h, band, gh[h][0], gv[h][0], 0)
-		        : rgpu_lev_slab(&G0, p->a, la, b, n, h, band, gh[h][0], gh[h][1], gv[h][0], gv[h][1], 0);
-		CHECK(s == RK_OK, "banded slab: %s", rk_error());
+		int64_t hb[2];
+		s = lcs ? rgpu_lcs_half(&G0, p->a, la, p->b, lb, c, h, hb, gh[h][0], gv[h][0], 0)
+		        : rgpu_lev_half(&G0, p->a, la, p->b, lb, c, h, k, hb, gh[h][0], gh[h][1], gv[h][0], gv[h][1], 0);
+		CHECK(s == RK_OK, "banded half: %s", rk_error());
+		band[0] = hb[0];
+		band[1] = hb[1];
 	}
 	n_checks++;
 	if (s == RK_OK) {
@@ -1048,6 +1077,9 @@ int main(int argc, char **argv)
 		if (getenv("TEST_GPU_DP_RING")) rgpu_dp_tune.ring = atoi(getenv("TEST_GPU_DP_RING"));
 		if (getenv("TEST_GPU_DP_BAND")) rgpu_dp_tune.band = atoi(getenv("TEST_GPU_DP_BAND"));   /* -1: no bands */
 		if (getenv("TEST_GPU_DP_MEET")) rgpu_dp_tune.meet = atoi(getenv("TEST_GPU_DP_MEET"));   /* -1: one pass */
+		if (getenv("TEST_GPU_DP_WARPS")) rgpu_dp_tune.max_warps = atoi(getenv("TEST_GPU_DP_WARPS"));
+		if (getenv("TEST_GPU_DP_FEWER")) rgpu_dp_tune.fewer_warps = atoi(getenv("TEST_GPU_DP_FEWER"));   /* -1: a warp a strip */
+		if (getenv("TEST_GPU_DP_DEBUG")) rk_set_log_level(RK_LOG_DEBUG);
 		const double t = time_pair(atoi(argv[2]), atoll(argv[3]), atoi(argv[4]), atoi(argv[5]), 0);
 		printf("one: %.4f s%s\n", t, last_meet ? " (met)" : "");
 		return tu_done("test_gpu_dp one");

@@ -35,6 +35,8 @@ typedef struct {
 	                       * fill the resident warps once, where cutting rows leaves half of them idle] */
 	int long_group;       /* long pair values: -1 one pair a launch, n > 0 at most n pairs a launch [as
 	                       * many as the resident warps hold] */
+	int fewer_warps;      /* -1: a warp for every strip at work in wide passes [0: fewer, at 4 words per lane,
+	                       * from a million rows and a block's warps on every SM at work (dpg_gpu.cu)] */
 	int meet;             /* long pair values: 1 always by two passes meeting at the middle column, -1 never
 	                       * [0: when both passes' strips at work at once fit in the resident warps] */
 } rgpu_dp_tune_t;
@@ -64,6 +66,13 @@ rk_status_t rgpu_dp_band(int mode, const rgpu_opt_t *g, const char *a, int64_t l
  * right edge, or NULL for the boundary left edge and no right edge. */
 rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
                          const int64_t *band, uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
+/* One rank's half of a pair meeting on column c (a split on two ranks): rgpu_dp_band of the
+ * whole pair (band out), then rgpu_dp_slab over A and B's columns [0, c) (rev 0) or over A and
+ * B's columns [c, lb), both reversed (rev 1), in that band; one device context and one copy of
+ * the texts for both (two calls paid the set-up and the copy twice: 11 ms of a 0.6 s half).
+ * h0/h1 hold the half's c or lb - c columns; edges as rgpu_dp_slab's, owned by the caller. */
+rk_status_t rgpu_dp_half(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
+                         int64_t k, int64_t band[2], uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
 #endif
 
 #ifdef __cplusplus

@@ -15,8 +15,8 @@ extern "C" rk_status_t rgpu_lcs_slab(const rgpu_opt_t *g, const char *a, int64_t
 	return rgpu_dp_slab(RGPU_DP_LCS, g, a, la, b, lb, rev, band, hc, 0, v, 0, st);
 }
 
-extern "C" rk_status_t rgpu_lcs_band(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t band[2],
-                                     rgpu_stats_t *st)
+extern "C" rk_status_t rgpu_lcs_half(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
+                                     int64_t band[2], uint64_t *hc, uint64_t *v, rgpu_stats_t *st)
 {
-	return rgpu_dp_band(RGPU_DP_LCS, g, a, la, b, lb, -1, band, st);
+	return rgpu_dp_half(RGPU_DP_LCS, g, a, la, b, lb, c, rev, -1, band, hc, 0, v, 0, st);
 }

@@ -14,8 +14,8 @@ extern "C" rk_status_t rgpu_lev_slab(const rgpu_opt_t *g, const char *a, int64_t
 	return rgpu_dp_slab(RGPU_DP_LEV, g, a, la, b, lb, rev, band, hp, hm, pv, mv, st);
 }
 
-extern "C" rk_status_t rgpu_lev_band(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
-                                     int64_t band[2], rgpu_stats_t *st)
+extern "C" rk_status_t rgpu_lev_half(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
+                                     int64_t k, int64_t band[2], uint64_t *hp, uint64_t *hm, uint64_t *pv, uint64_t *mv, rgpu_stats_t *st)
 {
-	return rgpu_dp_band(RGPU_DP_LEV, g, a, la, b, lb, k, band, st);
+	return rgpu_dp_half(RGPU_DP_LEV, g, a, la, b, lb, c, rev, k, band, hp, hm, pv, mv, st);
 }

@@ -22,9 +22,6 @@ extern "C" {
 rk_status_t rgpu_lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *dist,
                            aln_path_t *paths, rgpu_stats_t *st);
 
-/* The band of distances <= k (k < 0: any) that a slab pass of the pair needs (rgpu_dp_band). */
-rk_status_t rgpu_lev_band(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int64_t band[2],
-                          rgpu_stats_t *st);
 /* The slab pass, for one pair split by rows across devices or ranks: exactly lev_slab(p, ., 0,
  * ceil(la / 64), 0, lb, hp, hm, pv, mv) with p = aln_prep of (a, la, b, lb), i.e. all of a (the
  * caller's rows, a + 64 r0 for a slab starting at word row r0) over all of b; with rev, of a
@@ -34,6 +31,11 @@ rk_status_t rgpu_lev_band(const rgpu_opt_t *g, const char *a, int64_t la, const 
  * and no right edge. */
 rk_status_t rgpu_lev_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev,
                           const int64_t *band, uint64_t *hp, uint64_t *hm, uint64_t *pv, uint64_t *mv, rgpu_stats_t *st);
+/* One rank's half of a pair split on column c (rgpu_dp_half): in the band of distances <= k (k <
+ * 0: any; band out), hp / hm / pv / mv as rgpu_lev_slab's for the half's columns ([0, c), or
+ * [c, lb) reversed with rev). */
+rk_status_t rgpu_lev_half(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev, int64_t k,
+                          int64_t band[2], uint64_t *hp, uint64_t *hm, uint64_t *pv, uint64_t *mv, rgpu_stats_t *st);
 #endif
 
 #ifdef __cplusplus

@@ -16,8 +16,8 @@
 /* One rank's slab engine: the CPU (a prep of its rows and of B) or its GPU (the rows and B as
  * text, reversed on the device for the reverse pass); the pass contract is split_pass's. */
 typedef struct {
-	int kind, simd, nth, use_gpu, rev, banded;
-	int64_t band[2];         /* GPU, banded: the cells band[0] <= j - i <= band[1] (rgpu_dp_slab) */
+	int kind, simd, nth, use_gpu, rev;
+	int64_t band[2];         /* GPU, a half (eng_half): the band of cells band[0] <= j - i <= band[1] it computed */
 	int64_t chunk;           /* columns per transfer: the same on every rank (0: this rank's own) */
 	const rgpu_opt_t *g;
 	rgpu_stats_t *stats;
@@ -51,15 +51,11 @@ static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *co
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_stats_t s;
 	memset(&s, 0, sizeof s);
-	if (e->banded && (c0 != 0 || c1 != e->lb)) {   /* the band is in the coordinates of one whole pass */
-		rk_set_error("internal error: a banded slab passed in chunks");
-		return RK_ERES;
-	}
 	/* reversed, the columns [c0, c1) of B are b[lb - c1, lb - c0) read backwards */
 	const char *b = e->b + (e->rev ? e->lb - c1 : c0);
 	rk_status_t st = e->kind == SPLIT_LEV
-		? rgpu_lev_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, e->banded ? e->band : 0, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
-		: rgpu_lcs_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, e->banded ? e->band : 0, h[0] + c0 / 64, v[0], &s);
+		? rgpu_lev_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, 0, h[0] + c0 / 64, h[1] + c0 / 64, v[0], v[1], &s)
+		: rgpu_lcs_slab(e->g, e->a, e->la, b, c1 - c0, e->rev, 0, h[0] + c0 / 64, v[0], &s);
 	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
 	return st;
 #else
@@ -68,6 +64,28 @@ static rk_status_t eng_pass(split_eng_t *e, int64_t c0, int64_t c1, uint64_t *co
 	return RK_ERES;
 #endif
 }
+/* A GPU rank's half of a pair meeting on column c (split_cols): only the band of a bound on the
+ * pair's cost, found on the device first (each rank its own; a CPU half computes every cell).
+ * The sums on column c stay exact on the optimal cells: every optimal path lies inside the band,
+ * and the virtual values outside never undercut the true ones. So the cost, the cut and the
+ * output are the one-rank ones. */
+static rk_status_t eng_half(split_eng_t *e, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int64_t k,
+                            uint64_t *const *h, uint64_t *const *v)
+{
+#ifdef RKTLCS_HAVE_CUDA
+	rgpu_stats_t s;
+	memset(&s, 0, sizeof s);
+	rk_status_t st = e->kind == SPLIT_LEV ? rgpu_lev_half(e->g, a, la, b, lb, c, e->rev, k, e->band, h[0], h[1], v[0], v[1], &s)
+	                                      : rgpu_lcs_half(e->g, a, la, b, lb, c, e->rev, e->band, h[0], v[0], &s);
+	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
+	return st;
+#else
+	(void)e; (void)a; (void)la; (void)b; (void)lb; (void)c; (void)k; (void)h; (void)v;
+	rk_set_error("this rktlcs was built without CUDA");
+	return RK_ERES;
+#endif
+}
+
 #define TAG_FWD 21
 #define TAG_REV 22
 #define TAG_J 23
@@ -260,19 +278,6 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	memset(&g, 0, sizeof g);
 	const double t0 = rk_realtime();
 	rk_status_t st = eng_init(&g, kind, aln_simd_level(-1), n_threads, be, be ? &be->stats : 0, a, la, b + c0, nc, me == 1);
-#ifdef RKTLCS_HAVE_CUDA
-	/* A GPU half computes only the band of a bound on the pair's cost, as one GPU does (each rank
-	 * finds its own; a CPU half computes every cell). The sums on column c stay exact on the
-	 * optimal cells: every optimal path lies inside the band, and the virtual values outside
-	 * never undercut the true ones. So the cost, the cut and the output are the one-rank ones. */
-	if (!st && g.use_gpu) {
-		rgpu_stats_t bs;
-		memset(&bs, 0, sizeof bs);
-		st = kind == SPLIT_LEV ? rgpu_lev_band(g.g, a, la, b, lb, k, g.band, &bs) : rgpu_lcs_band(g.g, a, la, b, lb, g.band, &bs);
-		g.banded = !st && (g.band[0] > -la || g.band[1] < lb);
-		if (g.stats) { g.stats->kernel_s += bs.kernel_s; g.stats->n_launch += bs.n_launch; }
-	}
-#endif
 	for (int q = 0; q < P && !st; q++)
 		if (!(h[q] = malloc(8 * (size_t)(nc / 64 + 2))) || !(v[q] = malloc(8 * (size_t)(nw + 1))) ||
 		    (me == 0 && !(rv[q] = malloc(8 * (size_t)(nw + 1))))) {
@@ -283,7 +288,7 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 		split_top(kind, h, nc);
 		split_left(kind, v, nw);
 		const double tp = rk_realtime();
-		if (nc > 0) st = eng_pass(&g, 0, nc, h, v);
+		if (nc > 0) st = g.use_gpu ? eng_half(&g, a, la, b, lb, c, k, h, v) : eng_pass(&g, 0, nc, h, v);
 		if (prof) { prof->rows = la; prof->fwd[0] = rk_realtime() - t0; prof->fwd[1] = rk_realtime() - tp; }
 	}
 	if (st) rk_err("rank %d: %s", me, rk_error());
