@@ -477,9 +477,10 @@ static rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, in
 		 * the warps in one round (lev 2 Mb, meeting: 0.149 -> 0.212 s with fewer). */
 		if (np == 1 && !banded && minla >= (1ll << 20) && rgpu_dp_tune.fewer_warps >= 0 && G_of[4] > 0) {
 			const int64_t B = (int64_t)X->nsm * dpg_long_warps(nc, 4), w4 = conc / 4096, k = (w4 + B / 8) / B;
-			if (k >= (mode == DPG_LEV ? 1 : 2) && G_of[4] >= B) {
+			const int64_t cap = G_of[4] >= B ? imin(k, G_of[4] / B) * B : 0;
+			if (k >= (mode == DPG_LEV ? 1 : 2) && cap > 0 && cap < ns_of[4]) {   /* else a warp a strip anyway */
 				rw = 4;
-				Gcap = imin(k, G_of[4] / B) * B;
+				Gcap = cap;
 				if (X->sp) X->sp->n_fewer++;
 			}
 		}
