@@ -123,10 +123,10 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	if ((st = rmpi_check_outputs(w, outs, 2, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &be)) != RK_OK) return st;
 	rk_debug("%s: backend chosen %.3f s after the start", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - t0);
-	if ((st = rmpi_read_reads(w, s->in_a, 0, &A, &clk)) != RK_OK) goto done;
+	if ((st = s->in_b ? rmpi_read_two(w, s->in_a, s->in_b, 0, &A, &B, &clk) : rmpi_read_reads(w, s->in_a, 0, &A, &clk)) != RK_OK)
+		goto done;
 	const rio_reads_t *Bp = &A;
 	if (s->in_b) {
-		if ((st = rmpi_read_reads(w, s->in_b, 0, &B, &clk)) != RK_OK) goto done;
 		Bp = &B;
 		if (w->rank == 0 && A.n != B.n && A.n != 1 && B.n != 1) {
 			rk_err("%s has %lld records and %s has %lld: pairs need equal counts, or one record against many", s->in_a,

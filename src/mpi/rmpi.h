@@ -54,6 +54,11 @@ struct rmpi_clock_s;
  * rank gets the reads (k: laps for the read and the distribution, or NULL). A read error is logged by rank 0 and agreed. The caller frees r
  * with rio_reads_free on every rank. */
 rk_status_t rmpi_read_reads(const rmpi_t *w, const char *path, int keep_case, rio_reads_t *r, struct rmpi_clock_s *k);
+/* Collective: rmpi_read_reads of pa into a, then of pb into b; when rank 1 shares rank 0's node
+ * and pb is a regular file, rank 1 reads pb while rank 0 reads pa (comm.c). The caller frees a
+ * and b on every rank, also after an error. */
+rk_status_t rmpi_read_two(const rmpi_t *w, const char *pa, const char *pb, int keep_case, rio_reads_t *a, rio_reads_t *b,
+                          struct rmpi_clock_s *k);
 
 /* Collective: rank 0 checks, before any work, that every output can be written and none
  * is an input (rio_out_check); a problem is logged and agreed. */
