@@ -51,6 +51,21 @@ expect1 "lev one file without --all" "$cli" lev A.fa
 expect1 "lev --all with two files" "$cli" lev --all A.fa B.fa
 expect1 "lcs one file" "$cli" lcs A.fa
 expect1 "lev bad symbol" "$cli" lev "$data/bad/stray_digit.fa" B.fa
+# two ranks: rank 1 reads the second file while rank 0 reads the first (rmpi_read_two): the
+# message once (mpirun adds its banner; a rank it stops may say so, as tests/mpi.sh allows), the
+# first file's alone when both are bad
+expect1mpi() {  # label message not-message args...
+	local lab=$1 want=$2 not=$3; shift 3
+	rm -f bad.out
+	mpi 2 "$cli" "$@" -q -o bad.out 2> err; local rc=$?
+	local n; n=$(grep -c "$want" err)
+	[ $rc -eq 1 ] && [ "$n" -eq 1 ] && ! grep -q "$not" err && [ ! -e bad.out ] \
+		&& ok "$lab: exit 1: $(grep "$want" err)" || bad "$lab: exit $rc, $n time(s): $(grep '^\[rktlcs\]' err)"
+}
+cp "$data/bad/stray_digit.fa" bad2.fa
+expect1mpi "lev np 2, bad second file" "bad2.fa: record 2" "stray_digit.fa:" lev B.fa bad2.fa
+expect1mpi "lcs np 2, both files bad" "stray_digit.fa: record 2" "bad2.fa:" lcs "$data/bad/stray_digit.fa" bad2.fa
+expect1mpi "lev np 2, bad first file" "stray_digit.fa: record 2" "bad2.fa:" lev "$data/bad/stray_digit.fa" B.fa
 # real data: bounds from the alignments
 realcheck() {  # label aligned.fa
 	local lab=$1 aln=$2
