@@ -17,7 +17,6 @@
  * text, reversed on the device for the reverse pass); the pass contract is split_pass's. */
 typedef struct {
 	int kind, simd, nth, use_gpu, rev;
-	int64_t band[2];         /* GPU, a half (eng_half): the band of cells band[0] <= j - i <= band[1] it computed */
 	int64_t chunk;           /* columns per transfer: the same on every rank (0: this rank's own) */
 	const rgpu_opt_t *g;
 	rgpu_stats_t *stats;
@@ -74,9 +73,10 @@ static rk_status_t eng_half(split_eng_t *e, const char *a, int64_t la, const cha
 {
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_stats_t s;
+	int64_t band[2];   /* the half's band: rk_debug says it, nothing here needs it */
 	memset(&s, 0, sizeof s);
-	rk_status_t st = e->kind == SPLIT_LEV ? rgpu_lev_half(e->g, a, la, b, lb, c, e->rev, k, e->band, h[0], h[1], v[0], v[1], &s)
-	                                      : rgpu_lcs_half(e->g, a, la, b, lb, c, e->rev, e->band, h[0], v[0], &s);
+	rk_status_t st = e->kind == SPLIT_LEV ? rgpu_lev_half(e->g, a, la, b, lb, c, e->rev, k, band, h[0], h[1], v[0], v[1], &s)
+	                                      : rgpu_lcs_half(e->g, a, la, b, lb, c, e->rev, band, h[0], v[0], &s);
 	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
 	return st;
 #else
