@@ -27,8 +27,12 @@ static inline int rk_exit_code(rk_status_t st)
 	return st == RK_OK ? 0 : st == RK_ERES ? 2 : 1;
 }
 
-/* Last error message of the calling thread, set by library functions that fail. */
+/* The error message of a failed call, set by library functions that fail, on any thread:
+ * one per process (util.c says which write wins). Whoever recovers from a failure and goes
+ * on (a fallback, a retry) calls rk_clear_error, so that no stale message names a later
+ * failure. rk_error() is "unknown error" when none is set. */
 void rk_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rk_clear_error(void);
 const char *rk_error(void);
 
 /* ---- leveled logging, as htslib's hts_log: one threshold, set from -q / -v ----
@@ -94,7 +98,10 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_RKT_HOST_SUM=1    Rkt-LCS on several GPU ranks of one node: sum the supports through
  *                            the host and MPI, not between the devices (CUDA IPC)
  *   RKTLCS_ALL_NOFILTER=1    lev --all --max-dist: compute every pair, without the pigeonhole
- *                            filter (the baseline of jobs/bench-dp-gpu.sh) */
+ *                            filter (the baseline of jobs/bench-dp-gpu.sh)
+ *   RKTLCS_START_TIMEOUT=S   under MPI, a rank whose start-up (MPI_Init, the node communicator,
+ *                            the first agreement) takes more than S seconds ends the job (default
+ *                            120; 0: wait forever) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -111,6 +118,7 @@ typedef struct {
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
+	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <errno.h>
 #include <ctype.h>
+#include <limits.h>
 #include "cli/cli.h"
 
 void rcli_args_init(rcli_args_t *a, int argc, char **argv)
@@ -52,6 +53,14 @@ const char *rcli_value(rcli_args_t *a)
 	return v;
 }
 
+const char *rcli_file(rcli_args_t *a)
+{
+	const char *v = rcli_value(a);
+	/* "" would be found out only when the finished output is renamed over it */
+	if (v && !*v) { rk_set_error("option %s: the file name is empty", a->name); return 0; }
+	return v;
+}
+
 rk_status_t rcli_int(rcli_args_t *a, int64_t min, int64_t max, int64_t *out)
 {
 	const char *v = rcli_value(a);
@@ -77,9 +86,10 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 	else if (rcli_is(a, "--version", "-V")) f->version = 1;
 	else if (rcli_is(a, "-q", "--quiet")) rk_set_log_level(RK_LOG_ERROR);
 	else if (rcli_is(a, "-v", "--verbose")) rk_set_log_level(RK_LOG_DEBUG);
-	else if (rcli_is(a, "-o", "--output")) { if (!(c->output = rcli_value(a))) *st = RK_EINPUT; }
+	else if (rcli_is(a, "-o", "--output")) { if (!(c->output = rcli_file(a))) *st = RK_EINPUT; }
 	else if (rcli_is(a, "--threads", "-@")) {
-		if ((*st = rcli_int(a, 1, INT64_MAX, &x)) == RK_OK) c->threads = x > 4096 ? 4096 : (int)x;
+		/* clamped to the CPUs, with one warning naming this value, by rmpi_threads */
+		if ((*st = rcli_int(a, 1, INT64_MAX, &x)) == RK_OK) c->threads = x > INT_MAX ? INT_MAX : (int)x;
 	} else if (rcli_is(a, "--format", 0)) {
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!strcmp(v, "tsv")) c->format = RK_FMT_TSV;
@@ -92,7 +102,7 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 		else if (!strcmp(v, "auto")) c->backend = RK_BACKEND_AUTO;
 		else { rk_set_error("--backend: '%s' is not cpu, gpu or auto", v); *st = RK_EINPUT; }
 	} else if (rcli_is(a, "--stats", 0)) {
-		if (!(c->stats = rcli_value(a))) *st = RK_EINPUT;
+		if (!(c->stats = rcli_file(a))) *st = RK_EINPUT;
 	} else if (rcli_is(a, "--device-memory", 0)) {
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!(c->device_memory = rk_parse_size(v))) { rk_set_error("--device-memory: bad size '%s'", v); *st = RK_EINPUT; }

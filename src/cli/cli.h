@@ -41,6 +41,8 @@ int rcli_is(const rcli_args_t *a, const char *s1, const char *s2);
 /* The option's value; NULL with rk_error() set when it is missing or looks like another
  * option (a value must not start with '-', except "-" itself and negative numbers). */
 const char *rcli_value(rcli_args_t *a);
+/* rcli_value for a file name: NULL with rk_error() set when it is also empty. */
+const char *rcli_file(rcli_args_t *a);
 rk_status_t rcli_int(rcli_args_t *a, int64_t min, int64_t max, int64_t *out);
 
 /* Help, version and the options of rk_common_t, -q and -v (these set the log level).

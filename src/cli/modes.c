@@ -95,6 +95,11 @@ static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, co
 				else rk_set_error("too many input files: '%s' (see %s)", a.pos, ops->help);
 				return RK_EINPUT;
 			}
+			for (int i = 0; i < n; i++)
+				if (!strcmp(a.pos, "-") && !strcmp(in[i], "-")) {
+					rk_set_error("standard input ('-') can be given once; give the other input as a file");
+					return RK_EINPUT;
+				}
 			in[n++] = a.pos;
 		} else if (!ops->opt(o, &a, &st) && !rcli_common(&a, c, f, &st)) {
 			rk_set_error("unknown option '%s' (see %s)", a.argv[a.i], ops->help);
@@ -124,7 +129,9 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
-	rio_set_threads(rmpi_threads(&w, c));
+	/* resolved once: every later rmpi_threads() returns it without a second warning */
+	c->threads = rmpi_threads(&w, c);
+	rio_set_threads(c->threads);
 	/* warmed a device that is not this rank's (the device is the local rank modulo the count) */
 	if (hint >= 0 && hint != w.local_rank) {
 		const int nd = rgpu_device_count();

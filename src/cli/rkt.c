@@ -43,7 +43,7 @@ static int rkt_opt(void *op, rcli_args_t *a, rk_status_t *st)
 	if (rcli_is(a, "-k", "--mismatches")) *st = rcli_int(a, 0, INT64_MAX, &o->algo.k);
 	else if (rcli_is(a, "-t", "--min-reads")) *st = rcli_int(a, 1, INT64_MAX, &o->algo.t);
 	else if (rcli_is(a, "-tau", "--tau")) *st = rcli_int(a, 1, INT64_MAX, &o->algo.tau);
-	else if (rcli_is(a, "--candidates", 0)) *st = (o->candidates = rcli_value(a)) ? RK_OK : RK_EINPUT;
+	else if (rcli_is(a, "--candidates", 0)) *st = (o->candidates = rcli_file(a)) ? RK_OK : RK_EINPUT;
 	else if (rcli_is(a, "--occurrences", 0)) o->occurrences = 1;
 	else return 0;
 	return 1;

@@ -1,27 +1,64 @@
 /* Status, timing and size parsing shared by every layer. */
+#define _GNU_SOURCE  /* syscall, SYS_gettid */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/resource.h>
 #include "rktlcs.h"
 
-static _Thread_local char rk_errbuf[1024];
+/* One error for the whole process, not one per thread: an error raised on an OpenMP or
+ * helper thread must reach the caller that returns the failed status, on another thread.
+ * The process's first thread (main, and thread 0 of its OpenMP teams) always writes, so
+ * that a caller can wrap a callee's message; any other thread writes only the first error
+ * since the last rk_clear_error (the first failure, not the last of many threads). */
+static pthread_mutex_t rk_err_mu = PTHREAD_MUTEX_INITIALIZER;
+static char rk_errbuf[2][1024];
+static int rk_err_cur, rk_err_pending;
+
+static int rk_err_main_thread(void)
+{
+	return (pid_t)syscall(SYS_gettid) == getpid();
+}
 
 void rk_set_error(const char *fmt, ...)
 {
+	char msg[sizeof rk_errbuf[0]];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(rk_errbuf, sizeof rk_errbuf, fmt, ap);
+	/* formatted apart: an argument may be rk_error() itself */
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	pthread_mutex_lock(&rk_err_mu);
+	if (!rk_err_pending || rk_err_main_thread()) {
+		/* the other buffer: a pointer rk_error() returned before stays readable */
+		rk_err_cur ^= 1;
+		memcpy(rk_errbuf[rk_err_cur], msg, sizeof msg);
+		rk_err_pending = 1;
+	}
+	pthread_mutex_unlock(&rk_err_mu);
+}
+
+void rk_clear_error(void)
+{
+	pthread_mutex_lock(&rk_err_mu);
+	rk_errbuf[rk_err_cur][0] = 0;
+	rk_err_pending = 0;
+	pthread_mutex_unlock(&rk_err_mu);
 }
 
 const char *rk_error(void)
 {
-	return rk_errbuf[0] ? rk_errbuf : "unknown error";
+	pthread_mutex_lock(&rk_err_mu);
+	const char *e = rk_errbuf[rk_err_cur][0] ? rk_errbuf[rk_err_cur] : "unknown error";
+	pthread_mutex_unlock(&rk_err_mu);
+	return e;
 }
 
 double rk_realtime(void)
@@ -65,7 +102,7 @@ void rk_common_init(rk_common_t *c)
 	c->backend = RK_BACKEND_AUTO;
 }
 
-rk_tune_t rk_tune = { -1, 0, -1, 0, 0, 0, 0, 4294967296.0, 0, 0, 0, 0, 4, 0, 0 };
+rk_tune_t rk_tune = { .simd = -1, .gpu_carveout = -1, .split_cells = 4294967296.0, .gpu_once_minb = 4, .start_timeout = 120 };
 
 void rk_tune_init(void)
 {
@@ -82,4 +119,5 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_HOST_SUM")) && *v) rk_tune.rkt_host_sum = atoi(v);
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);
+	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) rk_tune.start_timeout = atof(v);
 }

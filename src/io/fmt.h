@@ -42,6 +42,14 @@ static inline void rio_buf_u64(rio_buf_t *b, uint64_t v)
 	d[0] = rio_dig[v][0]; d[1] = rio_dig[v][1]; d[2] = rio_dig[v][2]; d[3] = rio_dig[v][3];
 	b->l += rio_dlen[v];
 }
+/* b's text as a C string: a NUL after it (the appenders above do not all leave one);
+ * "" when b holds nothing or could not grow. */
+static inline const char *rio_buf_cstr(rio_buf_t *b)
+{
+	if (rio_buf_need(b, 1)) return "";
+	b->s[b->l] = 0;
+	return b->s;
+}
 void rio_buf_str(rio_buf_t *b, const char *s);
 void rio_buf_i64(rio_buf_t *b, int64_t v);
 void rio_buf_printf(rio_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

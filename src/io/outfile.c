@@ -16,6 +16,7 @@
 static char rio_tmp_paths[RIO_SLOTS][PATH_MAX + 64];
 static volatile sig_atomic_t rio_tmp_used[RIO_SLOTS];
 static volatile sig_atomic_t rio_exit_ok;
+static volatile sig_atomic_t rio_quiet;  /* the job has agreed to fail and said why */
 
 /* slots are 1-based in rio_out_t, so that a zeroed rio_out_t holds none */
 static int rio_register(const char *tmp)
@@ -52,6 +53,7 @@ static void rio_say(const char *a, const char *b)
 static void rio_on_signal(int sig)
 {
 	rio_remove_all();
+	if (rio_quiet) _exit(128 + sig);
 	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
 	                   sig == SIGPIPE ? "SIGPIPE (the reader of the output went away)" :
 	                   sig == SIGXFSZ ? "SIGXFSZ (file size limit exceeded)" : "a signal";
@@ -84,6 +86,11 @@ void rio_cleanup_install(void)
 	atexit(rio_at_exit);
 }
 
+void rio_cleanup_quiet(void)
+{
+	rio_quiet = 1;
+}
+
 void rio_cleanup_normal_exit(void)
 {
 	rio_exit_ok = 1;
@@ -93,10 +100,38 @@ void rio_cleanup_normal_exit(void)
 
 static int rio_is_stdout(const char *p) { return !p || strcmp(p, "-") == 0; }
 
-/* A path under /dev or /proc (e.g. /dev/stdout) is a stream, whatever it resolves to. */
-static int rio_is_special(const char *p, const struct stat *sb)
+/* The number N at the end of ".../fd/N", or -1. */
+static int rio_fd_number(const char *n)
 {
-	return strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0 || !S_ISREG(sb->st_mode);
+	if (!*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 9) return -1;
+	return atoi(n);
+}
+
+/* The descriptor of this process that p names (/dev/stdout, /dev/stderr, /dev/stdin,
+ * /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, /proc/<our pid>/fd/N) when it is
+ * open, -2 when p names one that is not open, else -1. Opening such a path anew would start at offset 0 with no O_APPEND: a
+ * `>> log` would be overwritten from its start. */
+static int rio_own_fd(const char *p)
+{
+	static const struct { const char *name; int fd; } std[] = { { "/dev/stdin", 0 }, { "/dev/stdout", 1 }, { "/dev/stderr", 2 } };
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/" };
+	int fd = -1;
+	for (size_t i = 0; i < sizeof std / sizeof std[0] && fd < 0; i++)
+		if (strcmp(p, std[i].name) == 0) fd = std[i].fd;
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && fd < 0; i++)
+		if (strncmp(p, dirs[i], strlen(dirs[i])) == 0) fd = rio_fd_number(p + strlen(dirs[i]));
+	if (fd < 0 && strncmp(p, "/proc/", 6) == 0) {
+		char mine[48];
+		int n = snprintf(mine, sizeof mine, "/proc/%ld/fd/", (long)getpid());
+		if (strncmp(p, mine, (size_t)n) == 0) fd = rio_fd_number(p + n);
+	}
+	return fd < 0 ? -1 : fcntl(fd, F_GETFD) >= 0 ? fd : -2;
+}
+
+/* Written in place: it exists and is no regular file (a device, a FIFO, a socket). */
+static int rio_is_special(const struct stat *sb)
+{
+	return !S_ISREG(sb->st_mode);
 }
 
 /* The target of a path: symlinks resolved; a name that does not exist yet keeps its own
@@ -129,34 +164,60 @@ static char *rio_dir_of(const char *p)
 	return r;
 }
 
+/* A descriptor given as an output must be open for writing. */
+static rk_status_t rio_fd_check(const char *p, int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR)) return RK_OK;
+	rk_set_error("%s: cannot write: descriptor %d is not open for writing", p, fd);
+	return RK_EIO;
+}
+
+/* The checks of an output that exists (sb): not a directory, not an input, not an
+ * earlier output. 1 when it is written in place (nothing more to check), 0 to go on. */
+static int rio_check_existing(const char *const *outs, int i, const struct stat *sb, const char *const *ins, int n_in,
+                              rk_status_t *st)
+{
+	const char *p = outs[i];
+	if (S_ISDIR(sb->st_mode)) { rk_set_error("%s: is a directory", p); *st = RK_EIO; return 1; }
+	for (int j = 0; j < n_in && S_ISREG(sb->st_mode); j++) {
+		struct stat ib;
+		if (ins[j] && strcmp(ins[j], "-") && stat(ins[j], &ib) == 0 && ib.st_dev == sb->st_dev && ib.st_ino == sb->st_ino) {
+			rk_set_error("%s: the output is the input file %s; refusing to overwrite it", p, ins[j]);
+			*st = RK_EINPUT;
+			return 1;
+		}
+	}
+	for (int j = 0; j < i && S_ISREG(sb->st_mode); j++) {
+		struct stat ob;
+		if (!rio_is_stdout(outs[j]) && stat(outs[j], &ob) == 0 && ob.st_dev == sb->st_dev && ob.st_ino == sb->st_ino) {
+			rk_set_error("%s and %s are the same file; give each output its own", outs[j], p);
+			*st = RK_EINPUT;
+			return 1;
+		}
+	}
+	if (!rio_is_special(sb)) return 0;
+	if (access(p, W_OK) != 0) { rk_set_error("%s: cannot write: %s", p, strerror(errno)); *st = RK_EIO; }
+	return 1;
+}
+
 rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const *ins, int n_in)
 {
 	for (int i = 0; i < n_out; i++) {
 		const char *p = outs[i];
+		rk_status_t st = RK_OK;
 		if (rio_is_stdout(p)) continue;
+		if (!*p) { rk_set_error("an output file name is empty"); return RK_EINPUT; }
+		int fd = rio_own_fd(p);
+		if (fd == -2) { rk_set_error("%s: cannot write: no such open descriptor", p); return RK_EIO; }
+		if (fd >= 0) {
+			if ((st = rio_fd_check(p, fd)) != RK_OK) return st;
+			continue;
+		}
 		struct stat sb;
-		if (stat(p, &sb) == 0) {
-			if (S_ISDIR(sb.st_mode)) { rk_set_error("%s: is a directory", p); return RK_EIO; }
-			for (int j = 0; j < n_in; j++) {
-				struct stat ib;
-				if (ins[j] && strcmp(ins[j], "-") && stat(ins[j], &ib) == 0 && ib.st_dev == sb.st_dev && ib.st_ino == sb.st_ino &&
-				    S_ISREG(sb.st_mode)) {
-					rk_set_error("%s: the output is the input file %s; refusing to overwrite it", p, ins[j]);
-					return RK_EINPUT;
-				}
-			}
-			for (int j = 0; j < i; j++) {
-				struct stat ob;
-				if (!rio_is_stdout(outs[j]) && stat(outs[j], &ob) == 0 && ob.st_dev == sb.st_dev && ob.st_ino == sb.st_ino &&
-				    S_ISREG(sb.st_mode)) {
-					rk_set_error("%s and %s are the same file; give each output its own", outs[j], p);
-					return RK_EINPUT;
-				}
-			}
-			if (rio_is_special(p, &sb)) {
-				if (access(p, W_OK) != 0) { rk_set_error("%s: cannot write: %s", p, strerror(errno)); return RK_EIO; }
-				continue;
-			}
+		if (stat(p, &sb) == 0 && rio_check_existing(outs, i, &sb, ins, n_in, &st)) {
+			if (st) return st;
+			continue;
 		}
 		for (int j = 0; j < i; j++)
 			if (!rio_is_stdout(outs[j]) && strcmp(outs[j], p) == 0) {
@@ -174,38 +235,52 @@ rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const 
 	return RK_OK;
 }
 
+/* In place: a descriptor of ours (dup'ed, so closing the output leaves it open) or a
+ * device, FIFO or socket (O_WRONLY without O_CREAT: never created or replaced). */
+static rk_status_t rio_open_in_place(rio_out_t *o, const char *path, int own)
+{
+	int fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
+		rk_set_error("%s: cannot open for writing: %s", path, strerror(errno));
+		if (fd >= 0) close(fd);
+		free(o->path); o->path = 0;
+		return RK_EIO;
+	}
+	return RK_OK;
+}
+
+/* The temporary next to the target: unnamed (O_TMPFILE) where the file system allows,
+ * else named by mkostemp (O_CREAT | O_EXCL: never follows a planted link; mode 0600) and
+ * registered at once. o->tmp holds the name pattern or the name. */
+static int rio_open_temp(rio_out_t *o)
+{
+	char *dir = rio_dir_of(o->target), *base = strdup(o->target);
+	if (!dir || !base || !(o->tmp = malloc(strlen(dir) + strlen(base) + 32))) { free(dir); free(base); errno = ENOMEM; return -1; }
+	sprintf(o->tmp, "%s/.%s.rktlcs-XXXXXX", dir, basename(base));
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	free(dir); free(base);
+	if (fd >= 0) { o->unnamed = 1; return fd; }
+	if ((fd = mkostemp(o->tmp, O_CLOEXEC)) >= 0) o->slot = rio_register(o->tmp);
+	return fd;
+}
+
 rk_status_t rio_out_open(rio_out_t *o, const char *path)
 {
 	memset(o, 0, sizeof *o);
 	if (rio_is_stdout(path)) { o->fp = stdout; return RK_OK; }
 	struct stat sb;
-	int exists = 0;
+	int exists = 0, own = rio_own_fd(path);
 	if (!(o->path = strdup(path))) goto oom;
-	if (stat(path, &sb) == 0 && rio_is_special(path, &sb)) {
-		/* in place, never created or replaced: O_WRONLY without O_CREAT */
-		int fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-			rk_set_error("%s: cannot open for writing: %s", path, strerror(errno));
-			if (fd >= 0) close(fd);
-			free(o->path); o->path = 0;
-			return RK_EIO;
-		}
-		return RK_OK;
-	}
+	if (own >= 0 || (stat(path, &sb) == 0 && rio_is_special(&sb))) return rio_open_in_place(o, path, own);
 	if (!(o->target = rio_target(path, &exists))) goto oom;
-	char *dir = rio_dir_of(o->target), *base = strdup(o->target);
-	if (!dir || !base || !(o->tmp = malloc(strlen(dir) + strlen(base) + 32))) { free(dir); free(base); goto oom; }
-	sprintf(o->tmp, "%s/.%s.rktlcs-XXXXXX", dir, basename(base));
-	free(dir); free(base);
-	/* mkostemp: a new name, O_CREAT | O_EXCL (never follows a planted link), mode 0600 */
-	int fd = mkostemp(o->tmp, O_CLOEXEC);
+	int fd = rio_open_temp(o);
 	if (fd < 0) {
-		rk_set_error("%s: cannot create a temporary file next to it: %s", path, strerror(errno));
+		int e = errno;
+		rk_set_error("%s: cannot create a temporary file next to it: %s", path, strerror(e));
 		free(o->tmp); free(o->target); free(o->path);
 		memset(o, 0, sizeof *o);
-		return RK_EIO;
+		return e == ENOMEM ? RK_ERES : RK_EIO;
 	}
-	o->slot = rio_register(o->tmp);
 	/* the mode a new file would get (or the replaced file's) */
 	if (exists && stat(o->target, &sb) == 0) fchmod(fd, sb.st_mode & 07777);
 	else { mode_t m = umask(0); umask(m); fchmod(fd, 0666 & ~m); }
@@ -222,6 +297,32 @@ static rk_status_t rio_write_error(const char *what, int e)
 	return e == ENOSPC || e == EDQUOT || e == EFBIG ? RK_ERES : RK_EIO;
 }
 
+/* Give the unnamed temporary of fd a free name from the pattern in o->tmp: linkat by the
+ * descriptor (AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH), else through /proc. The
+ * name is registered before it exists, so that no death after the link leaves it. */
+static int rio_name_temp(rio_out_t *o, int fd)
+{
+	char *x = o->tmp + strlen(o->tmp) - 6, proc[64];
+	static const char cs[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned long long r = (unsigned long long)getpid() * 0x9e3779b97f4a7c15ull ^ (unsigned long long)(rk_realtime() * 1e6);
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	for (int t = 0; t < 100; t++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		for (int i = 0; i < 6; i++) x[i] = cs[(r >> (10 + 6 * i)) % (sizeof cs - 1)];
+		o->slot = rio_register(o->tmp);
+		if (linkat(fd, "", AT_FDCWD, o->tmp, AT_EMPTY_PATH) == 0 || linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
+			o->unnamed = 0;
+			return 0;
+		}
+		int e = errno;
+		rio_unregister(o->slot);
+		o->slot = 0;
+		if (e != EEXIST) { errno = e; return -1; }
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 rk_status_t rio_out_close(rio_out_t *o)
 {
 	if (!o->fp) return RK_OK;
@@ -233,6 +334,11 @@ rk_status_t rio_out_close(rio_out_t *o)
 		return st;
 	}
 	int bad = fflush(o->fp) != 0 || ferror(o->fp), e = errno;
+	if (!bad && o->unnamed && rio_name_temp(o, fileno(o->fp)) != 0) {
+		e = errno;
+		rk_set_error("%s: cannot name the temporary %s: %s", rio_out_name(o), o->tmp, strerror(e));
+		st = RK_EIO;
+	}
 	if (fclose(o->fp) != 0 && !bad) { bad = 1; e = errno; }
 	o->fp = 0;
 	if (bad) st = rio_write_error(rio_out_name(o), e ? e : EIO);
@@ -246,6 +352,12 @@ static void rio_out_release(rio_out_t *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* Remove the temporary if it has a name (an unnamed one goes with its descriptor). */
+static void rio_drop_temp(rio_out_t *o)
+{
+	if (o->tmp && !o->unnamed) unlink(o->tmp);
+}
+
 rk_status_t rio_out_commit(rio_out_t *o)
 {
 	rk_status_t st = rio_out_close(o);
@@ -253,7 +365,7 @@ rk_status_t rio_out_commit(rio_out_t *o)
 		rk_set_error("%s: cannot rename %s over it: %s", rio_out_name(o), o->tmp, strerror(errno));
 		st = RK_EIO;
 	}
-	if (st && o->tmp) unlink(o->tmp);
+	if (st) rio_drop_temp(o);
 	rio_out_release(o);
 	return st;
 }
@@ -277,6 +389,6 @@ void rio_out_abort(rio_out_t *o)
 	if (o->fp && o->fp != stdout) fclose(o->fp);
 	else if (o->fp == stdout) fflush(stdout);
 	o->fp = 0;
-	if (o->tmp) unlink(o->tmp);
+	rio_drop_temp(o);
 	rio_out_release(o);
 }

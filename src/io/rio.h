@@ -49,21 +49,28 @@ void rio_reads_free(rio_reads_t *r);
 rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, size_t len);
 
 /* ---- outputs (docs/DEVELOPING.md, "Outputs") ----
- * An output never destroys anything:
- * - a regular file, or a new name, is written to a temporary made by mkostemp in the same
- *   directory (a symlink is followed: its target is what gets replaced, the link stays)
- *   and renamed over it only when every output of the run has been written;
- * - anything else (a device such as /dev/null or /dev/full, a FIFO, /dev/stdout, a symlink
- *   to one) is written in place;
+ * An output never destroys anything, and no death leaves a file behind. What the path IS
+ * decides (stat), never its spelling:
+ * - a regular file, or a new name, is written to an unnamed file in the same directory
+ *   (O_TMPFILE; a symlink is followed: its target is what gets replaced, the link stays).
+ *   It gets a name (.NAME.rktlcs-XXXXXX, linkat) only when every output of the run has
+ *   been written, and is renamed over the target at once. Where the file system refuses
+ *   O_TMPFILE the temporary is named from the start (mkostemp), as before;
+ * - a path that is one of this process's open descriptors (/dev/stdout, /dev/stderr,
+ *   /dev/fd/N, /proc/self/fd/N) is written through that descriptor, so the shell's `>>`
+ *   appends and `>` has truncated, whatever the descriptor is;
+ * - anything else that exists and is not a regular file (a device such as /dev/null or
+ *   /dev/full, a FIFO, a socket, or a symlink to one) is written in place;
  * - NULL or "-" is stdout.
  * Write and close errors are checked: a full disk (or a file-size limit) is RK_ERES (exit
- * 2), anything else RK_EIO. While a temporary exists it is registered, so that a fatal
+ * 2), anything else RK_EIO. While a temporary has a name it is registered, so that a fatal
  * signal or an abnormal exit removes it (rio_cleanup_install). */
 typedef struct {
 	FILE *fp;
 	char *path;     /* as given, for messages; NULL for stdout */
 	char *target;   /* what is replaced: path with symlinks resolved */
-	char *tmp;      /* the temporary, NULL when written in place */
+	char *tmp;      /* the temporary's name (named now, or once linked), NULL when written in place */
+	int unnamed;    /* the temporary is an O_TMPFILE not yet linked as tmp */
 	int slot;       /* the temporary's place in the cleanup registry, 0 if none */
 } rio_out_t;
 
@@ -77,7 +84,8 @@ rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const 
 rk_status_t rio_out_open(rio_out_t *o, const char *path);
 /* The output's name for messages: its path, or "stdout". */
 static inline const char *rio_out_name(const rio_out_t *o) { return o->path ? o->path : "stdout"; }
-/* Flush and close: every write error surfaces here. After it, o->fp is NULL. */
+/* Flush and close: every write error surfaces here; an unnamed temporary gets its name
+ * (o->tmp) first. After it, o->fp is NULL. */
 rk_status_t rio_out_close(rio_out_t *o);
 /* Close (if not yet) and rename the temporary over the target. */
 rk_status_t rio_out_commit(rio_out_t *o);
@@ -93,5 +101,8 @@ void rio_out_abort(rio_out_t *o);
  * rio_cleanup_normal_exit() is called by main just before it returns. */
 void rio_cleanup_install(void);
 void rio_cleanup_normal_exit(void);
+/* From now on a fatal signal removes the temporaries silently: the job has agreed to fail
+ * and one rank has said why, so mpirun's SIGTERM to the ranks still running adds no line. */
+void rio_cleanup_quiet(void);
 
 #endif

@@ -35,6 +35,7 @@ int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st)
 {
 	if (c->backend == RK_BACKEND_AUTO && st != RK_EINPUT) {
 		rk_warn("GPU: %s; using the CPU", rk_error());
+		rk_clear_error();
 		be->use_gpu = 0;
 		return 1;
 	}

@@ -50,7 +50,10 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	w->size = w->local_size = 1;
 	if (!rmpi_launched()) return rmpi_check_srun(w);
 	w->mpi = 1;
+	rmpi_watch_start(rk_tune.start_timeout);
+	rmpi_watch_stage("MPI_Init");
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		rmpi_watch_stop();
 		rk_set_error("MPI initialisation failed");
 		return RK_ERES;
 	}
@@ -60,10 +63,15 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	MPI_Comm_rank(w->comm, &w->rank);
 	MPI_Comm_size(w->comm, &w->size);
 	MPI_Comm local;
+	rmpi_watch_stage("MPI_Comm_split_type (the node's shared-memory set-up)");
 	MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &local);
 	MPI_Comm_rank(local, &w->local_rank);
 	MPI_Comm_size(local, &w->local_size);
 	MPI_Comm_free(&local);
+	/* the first agreement: every rank has started */
+	rmpi_watch_stage("the first agreement of all ranks");
+	rmpi_agree(w, RK_OK);
+	rmpi_watch_stop();
 	return rmpi_check_srun(w);
 }
 
@@ -84,6 +92,7 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
 	int in = (int)local, out = 0;
 	if (!w->mpi) return local;
 	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) rmpi_die(w, "agree");
+	if (out != RK_OK) rio_cleanup_quiet();
 	return (rk_status_t)out;
 }
 

@@ -20,6 +20,12 @@ rk_status_t lev_run_opt_check(const lev_run_opt_t *o)
 	if (o->all && o->in_b) { rk_set_error("--all compares the records of one file: give A alone"); return RK_EINPUT; }
 	if (!o->all && !o->in_b) { rk_set_error("lev needs two files A B, or --all A"); return RK_EINPUT; }
 	if (o->max_dist >= 0 && !o->all) { rk_set_error("--max-dist goes with --all (it keeps the pairs within D)"); return RK_EINPUT; }
+	if (o->all && o->max_dist >= 0 && o->algo.k >= 0 && o->algo.k < o->max_dist) {
+		/* the band would drop the pairs at distances k+1..D without a word */
+		rk_set_error("-k %lld is below --max-dist %lld: the pairs at distance %lld to %lld would be lost; give --max-dist alone",
+		             (long long)o->algo.k, (long long)o->max_dist, (long long)o->algo.k + 1, (long long)o->max_dist);
+		return RK_EINPUT;
+	}
 	return RK_OK;
 }
 

@@ -87,6 +87,7 @@ static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const 
 			ok = rgpu_rkt_sup_open_peers(sup, all, w->size, w->rank) == RK_OK;
 		}
 		if (!ok) rk_debug("rkt: rank %d: %s; the supports are summed through the host", w->rank, all ? rk_error() : "out of memory");
+		if (!ok) rk_clear_error();
 		free(all);
 		if (!rmpi_any(w, !ok)) {
 			st = rgpu_rkt_sup_add(sup, 0, soff[w->rank], soff[w->rank + 1] - soff[w->rank]);
@@ -201,6 +202,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 			uint64_t nS = 0;
 			st = rkt_supports(&ro, &set, w->rank, w->size, &S, &nS);
 			if (st) rk_debug("rkt: rank %d: %s; each rank walks its own reads", w->rank, rk_error());
+			if (st) rk_clear_error();
 			if (!rmpi_any(w, st != RK_OK)) {
 				rmpi_clock_lap(&clk, RMPI_COMPUTE);
 				rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */

@@ -24,6 +24,13 @@ int rmpi_local_rank_hint(void);
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv);
 void rmpi_finalize(rmpi_t *w);
 
+/* The start-up watchdog (watchdog.c), run by rmpi_init: past `seconds` (rk_tune.start_timeout,
+ * RKTLCS_START_TIMEOUT; <= 0: none) before rmpi_watch_stop, the process names the stage it was
+ * stuck in (rmpi_watch_stage) on stderr and ends with status 2. */
+void rmpi_watch_start(double seconds);
+void rmpi_watch_stage(const char *stage);
+void rmpi_watch_stop(void);
+
 /* Collective: the worst status over all ranks. A rank that failed has logged its own
  * message; the others learn of the failure here and stop instead of hanging. */
 rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);

@@ -532,6 +532,7 @@ rk_status_t rmpi_split_prof_json(const rmpi_t *w, int64_t n_pairs, const rmpi_sp
 			rio_buf_chr(out, ']');
 		}
 		rio_buf_chr(out, '}');
+		rio_buf_cstr(out);  /* the caller reads out->s as a string */
 	}
 	free(all);
 	return RK_OK;
