@@ -80,5 +80,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	for (int i = 0; i < m; i++) { free(name[i]); free(s[i]); }
+	free(name); free(s); free(len); free(c);
 	return 0;
 }
