@@ -94,7 +94,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_RKT_HOST_SUM=1    Rkt-LCS on several GPU ranks of one node: sum the supports through
  *                            the host and MPI, not between the devices (CUDA IPC)
  *   RKTLCS_ALL_NOFILTER=1    lev --all --max-dist: compute every pair, without the pigeonhole
- *                            filter (the baseline of jobs/bench-dp-gpu.sh) */
+ *                            filter (the baseline of jobs/bench-dp-gpu.sh)
+ *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
+ *                            ("4k"; default and cap 1G): tests put window ends everywhere */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -111,6 +113,7 @@ typedef struct {
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
+	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -464,6 +464,12 @@ rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 }
 
 #define RIO_PAR_MIN (32ll << 20)   /* smaller files are parsed by one thread */
+#define RIO_WIN (1ll << 30)        /* f->beg and f->end are ints: a slice is parsed in windows */
+
+static int64_t rio_window(void)
+{
+	return rk_tune.read_window > 0 && rk_tune.read_window < RIO_WIN ? rk_tune.read_window : RIO_WIN;
+}
 
 static _Thread_local int rio_slices;   /* slices of the last rio_read_all* of this thread */
 int rio_read_slices(void) { return rio_slices; }
@@ -532,8 +538,9 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		 * it is never reallocated (the bound is the comment above) */
 		part[t].seq = seq + (cut[t] - p0);
 		part[t].m_seq = (size_t)1 << 62;
+		const int64_t wmax = rio_window();
 		while (!st && left > 0) {
-			int64_t win = left < (1ll << 30) ? left : (1ll << 30);
+			int64_t win = left < wmax ? left : wmax;
 			/* windows end at a record boundary too (the last "\n>" inside the window) */
 			if (win < left) {
 				const uint8_t *b = f->buf, *q = b + win - 1;
