@@ -148,7 +148,11 @@ static void rio_pipe_start(rio_file_t *f)
 		for (int i = 0; i < RIO_NBLK; i++) free(p->blk[i]);
 		free(p);
 		f->pipe = 0;
+		return;
 	}
+	/* the parser reads the pipe's blocks from now on, never its own buffer */
+	free(f->buf);
+	f->buf = 0;
 }
 
 void rio_keep_case(rio_file_t *f, int keep)
