@@ -30,6 +30,9 @@ static inline int rk_exit_code(rk_status_t st)
 /* Last error message of the calling thread, set by library functions that fail. */
 void rk_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *rk_error(void);
+/* Forget the last error: a failed attempt that is retried must not leave its message to a
+ * later failure that sets none ("unknown error" then). */
+void rk_clear_error(void);
 
 /* ---- leveled logging, as htslib's hts_log: one threshold, set from -q / -v ----
  * Lines go to stderr as "[rktlcs] error: ...", "[rktlcs] warning: ...", "[rktlcs] ..."

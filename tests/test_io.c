@@ -183,6 +183,34 @@ static void test_parallel(void)
 	free(d);
 }
 
+/* A FASTQ record among FASTA ones early in a 40 MB file fails the first slice of the parallel
+ * reader (on the calling thread), and the file is read again as one stream, successfully:
+ * the failed attempt's message must not stay behind for a later failure that sets none. */
+static void test_fallback_message(void)
+{
+	const size_t cap = 40u << 20;
+	char *d = malloc(cap + 4096);
+	size_t n = (size_t)sprintf(d, ">a\nACGT\n@q\nACGT\n+\nIIII\n");
+	int rec = 2;
+	while (n < cap) {
+		n += (size_t)sprintf(d + n, ">r%d\n", ++rec);
+		for (int i = 0; i < 1000; i++) d[n++] = "ACGT"[(i * 7 + rec) % 4];
+		d[n++] = '\n';
+	}
+	char path[512];
+	snprintf(path, sizeof path, "%s", put("mixed_big.fa", d, n, 0));
+	rio_set_threads(3);
+	rio_reads_t r;
+	rk_status_t st = rio_read_all(path, &r);
+	CHECK(st == RK_OK && r.n == rec && rio_read_slices() == 1, "fallback: status %d, %lld records (want %d), %d slice(s): %s",
+	      st, (long long)r.n, rec, rio_read_slices(), rk_error());
+	CHECK(!strcmp(rk_error(), "unknown error"), "fallback: a message stayed behind: '%s'", rk_error());
+	if (!st) rio_reads_free(&r);
+	rio_set_threads(1);
+	unlink(path);
+	free(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "bgzf")) {
@@ -199,6 +227,7 @@ int main(int argc, char **argv)
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/rktlcs_test_io.%d", (int)getpid());
 	mkdir(tmpdir, 0700);
 	test_parallel();   /* first: the first read of a process may be a parallel one */
+	test_fallback_message();
 
 	const char *n2[] = { "r1", "r2" }, *s2[] = { "ACGTN", "TTGCA" };
 	for (int how = 0; how < 3; how++) {

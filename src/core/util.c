@@ -19,6 +19,11 @@ void rk_set_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void rk_clear_error(void)
+{
+	rk_errbuf[0] = 0;
+}
+
 const char *rk_error(void)
 {
 	return rk_errbuf[0] ? rk_errbuf : "unknown error";

@@ -621,6 +621,12 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	}
 	free(part); free(cut); free(seq);
 	if (!fail) { rio_slices = T; rio_windows = n_win; }
+	else {
+		/* the one-stream read that follows sets the message of a bad file; a good one (a FASTQ
+		 * record among FASTA ones) must not keep a slice's, whose record number is the slice's */
+		rk_clear_error();
+		rk_debug("%s: parsing in slices failed; parsing it again as one stream", path);
+	}
 	return !fail;
 }
 
