@@ -101,7 +101,9 @@ void rk_common_init(rk_common_t *c);
  *                            filter (the baseline of jobs/bench-dp-gpu.sh)
  *   RKTLCS_START_TIMEOUT=S   under MPI, a rank whose start-up (MPI_Init, the node communicator,
  *                            the first agreement) takes more than S seconds ends the job (default
- *                            120; 0: wait forever) */
+ *                            120; 0: wait forever)
+ *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
+ *                            ("4k"; default and cap 1G): tests put window ends everywhere */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -119,6 +121,7 @@ typedef struct {
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
+	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

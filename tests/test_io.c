@@ -50,6 +50,48 @@ static void expect_err(const char *what, const char *data, size_t n, int how, co
 	CHECK(strstr(rk_error(), needle) != NULL, "%s: message lacks '%s': %s", what, needle, rk_error());
 }
 
+/* b has the records of a, byte for byte; frees b */
+static void same_reads(const rio_reads_t *a, rio_reads_t *b, const char *what)
+{
+	CHECK(b->n == a->n && b->n_bases == a->n_bases, "%s: %lld records %lld bases, want %lld %lld", what,
+	      (long long)b->n, (long long)b->n_bases, (long long)a->n, (long long)a->n_bases);
+	if (b->n == a->n) {
+		CHECK(!memcmp(a->off, b->off, sizeof(uint64_t) * (size_t)(a->n + 1)) && !memcmp(a->seq, b->seq, a->off[a->n]),
+		      "%s: the sequences differ", what);
+		CHECK(!memcmp(a->name_off, b->name_off, sizeof(uint64_t) * (size_t)(a->n + 1)) && !memcmp(a->names, b->names, a->name_off[a->n]),
+		      "%s: the names differ", what);
+	}
+	rio_reads_free(b);
+}
+
+/* A bad byte in the middle of the first record of more than `longer` bytes from byte `from`
+ * on: the reader, with 4 threads, must name that record. */
+static void parallel_bad(char *d, size_t n, size_t from, size_t longer, const char *what)
+{
+	size_t h = from, e;
+	while (h < n && d[h] != '>') h++;
+	for (;;) {   /* h: a record's '>', e: the next one's (or the end) */
+		for (e = h + 1; e < n && d[e] != '>'; e++) {}
+		if (e - h > longer || e == n) break;
+		h = e;
+	}
+	size_t q = h + (e - h) / 2;
+	while (d[q] == '\n' || d[q] == '\r') q++;
+	const char keep = d[q];
+	d[q] = '7';
+	int bad_rec = 0;
+	for (size_t i = 0; i <= q; i++) bad_rec += d[i] == '>';
+	const char *p = put("windowbad.fa", d, n, 0);
+	rio_set_threads(4);
+	rio_reads_t b;
+	char want[64];
+	snprintf(want, sizeof want, "record %d (r%d): illegal character '7'", bad_rec, bad_rec);
+	CHECK(rio_read_all(p, &b) == RK_EINPUT && strstr(rk_error(), want), "%s: want '%s', got '%s'", what, want, rk_error());
+	rio_set_threads(1);
+	unlink(p);
+	d[q] = keep;
+}
+
 /* The parallel reader (a plain FASTA file of 32 MB or more, cut at record boundaries)
  * against one stream: records of every size (1 bp to 3 MB) so that cuts fall inside long
  * records and between short ones, wrapped lines, lower case, U, blank lines and CRLF; the
@@ -78,7 +120,9 @@ static void test_parallel(void)
 			}
 		}
 	}
-	const char *p = put("big.fa", d, n, 0);
+	char big[512];   /* put() reuses its buffer */
+	snprintf(big, sizeof big, "%s", put("big.fa", d, n, 0));
+	const char *p = big;
 	rio_reads_t a, b;
 	/* the threaded reads first: nothing has been read by one stream in this process yet */
 	rio_set_threads(3);
@@ -93,16 +137,33 @@ static void test_parallel(void)
 		if (st) continue;
 		const int sl = th == 3 ? sl0 : rio_read_slices();
 		CHECK(sl >= 2, "parallel, %d threads: %.1f MB parsed in %d slice(s), not in parallel", th, n / 1e6, sl);
-		CHECK(b.n == a.n && b.n_bases == a.n_bases && b.n == rec, "parallel, %d threads: %lld records %lld bases, want %lld %lld",
-		      th, (long long)b.n, (long long)b.n_bases, (long long)a.n, (long long)a.n_bases);
-		if (b.n == a.n) {
-			CHECK(!memcmp(a.off, b.off, sizeof(uint64_t) * (size_t)(a.n + 1)) && !memcmp(a.seq, b.seq, a.off[a.n]),
-			      "parallel, %d threads: the sequences differ", th);
-			CHECK(!memcmp(a.name_off, b.name_off, sizeof(uint64_t) * (size_t)(a.n + 1)) && !memcmp(a.names, b.names, a.name_off[a.n]),
-			      "parallel, %d threads: the names differ", th);
-		}
-		rio_reads_free(&b);
+		char what[64];
+		snprintf(what, sizeof what, "parallel, %d threads", th);
+		same_reads(&a, &b, what);
 	}
+	CHECK(a.n == rec, "parallel: one stream read %lld records, want %d", (long long)a.n, rec);
+	/* small windows (rk_tune.read_window; 1 GiB in use): 4 KiB, so that most records span
+	 * windows, and 1 byte, a window end after every byte (inside headers, CRLF pairs, blank
+	 * lines, between '\n' and '>'). The same bytes, read once: in slices (no failed slice
+	 * sent the file to a second, one-stream read) and really walked in such windows. */
+	const int64_t wins[] = { 4096, 1 };
+	for (int w = 0; w < 2; w++) {
+		rk_tune.read_window = wins[w];
+		rio_set_threads(3);
+		char what[64];
+		snprintf(what, sizeof what, "parallel, %lld-byte windows", (long long)wins[w]);
+		rk_status_t st = rio_read_all(p, &b);
+		CHECK(st == RK_OK, "%s: %s", what, rk_error());
+		if (st) continue;
+		CHECK(rio_read_slices() >= 2 && rio_read_windows() >= (int64_t)n / wins[w],
+		      "%s: %d slice(s), %lld windows: not read once in slices of such windows", what, rio_read_slices(),
+		      (long long)rio_read_windows());
+		same_reads(&a, &b, what);
+		/* a bad byte in a record several windows long, so inside the windows of one slice */
+		snprintf(what, sizeof what, "parallel, %lld-byte windows, bad byte", (long long)wins[w]);
+		parallel_bad(d, n, n / 3, 3 * 4096, what);
+	}
+	rk_tune.read_window = 0;
 	/* a bad byte in a record near the end */
 	const size_t at = n - 100;
 	size_t q = at;
@@ -122,6 +183,34 @@ static void test_parallel(void)
 	free(d);
 }
 
+/* A FASTQ record among FASTA ones early in a 40 MB file fails the first slice of the parallel
+ * reader (on the calling thread), and the file is read again as one stream, successfully:
+ * the failed attempt's message must not stay behind for a later failure that sets none. */
+static void test_fallback_message(void)
+{
+	const size_t cap = 40u << 20;
+	char *d = malloc(cap + 4096);
+	size_t n = (size_t)sprintf(d, ">a\nACGT\n@q\nACGT\n+\nIIII\n");
+	int rec = 2;
+	while (n < cap) {
+		n += (size_t)sprintf(d + n, ">r%d\n", ++rec);
+		for (int i = 0; i < 1000; i++) d[n++] = "ACGT"[(i * 7 + rec) % 4];
+		d[n++] = '\n';
+	}
+	char path[512];
+	snprintf(path, sizeof path, "%s", put("mixed_big.fa", d, n, 0));
+	rio_set_threads(3);
+	rio_reads_t r;
+	rk_status_t st = rio_read_all(path, &r);
+	CHECK(st == RK_OK && r.n == rec && rio_read_slices() == 1, "fallback: status %d, %lld records (want %d), %d slice(s): %s",
+	      st, (long long)r.n, rec, rio_read_slices(), rk_error());
+	CHECK(!strcmp(rk_error(), "unknown error"), "fallback: a message stayed behind: '%s'", rk_error());
+	if (!st) rio_reads_free(&r);
+	rio_set_threads(1);
+	unlink(path);
+	free(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "bgzf")) {
@@ -138,6 +227,7 @@ int main(int argc, char **argv)
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/rktlcs_test_io.%d", (int)getpid());
 	mkdir(tmpdir, 0700);
 	test_parallel();   /* first: the first read of a process may be a parallel one */
+	test_fallback_message();
 
 	const char *n2[] = { "r1", "r2" }, *s2[] = { "ACGTN", "TTGCA" };
 	for (int how = 0; how < 3; how++) {
@@ -147,6 +237,13 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof name, "plain%d.fq", how);
 		expect(name, "@r1 desc\nACGTN\n+\nIIIII\n@r2\nTTGCA\n+r2\n@@@@@\n", how, 2, n2, s2);
 	}
+	/* compressed input with 2 threads: a gzip stream inflates on a thread of its own, BGZF on
+	 * htslib's pool; every buffer is freed (LSan checks the unit tests of the ASan build) */
+	rio_set_threads(2);
+	expect("threads.fa.gz", ">r1 some description\nACGTN\n>r2\nTTGCA\n", 1, 2, n2, s2);
+	expect("threads.fq.gz", "@r1 desc\nACGTN\n+\nIIIII\n@r2\nTTGCA\n+r2\n@@@@@\n", 1, 2, n2, s2);
+	expect("threads.fa.bgz", ">r1 some description\nACGTN\n>r2\nTTGCA\n", 2, 2, n2, s2);
+	rio_set_threads(1);
 	expect("crlf.fa", ">r1\r\nACG\r\nTN\r\n>r2\r\nTTGCA\r\n", 0, 2, n2, s2);
 	expect("nonl.fa", ">r1\nACGTN\n>r2\nTTGCA", 0, 2, n2, s2);
 	expect("nonl.fq", "@r1\nACGTN\n+\nIIIII\n@r2\nTTGCA\n+\nIIIII", 0, 2, n2, s2);

@@ -43,6 +43,8 @@ struct rio_file_s {
 	int not_fasta;
 	uint8_t *buf;
 	int beg, end, eof, err;    /* err: the compressed stream is corrupt or truncated */
+	int64_t left;              /* a slice of a mapped file: its bytes after the window buf..end */
+	int64_t n_win;             /* windows of the slice parsed so far */
 	char *line;                /* header, '+' and blank lines */
 	size_t line_l, line_m;
 	int64_t rec;               /* records read so far */
@@ -146,7 +148,11 @@ static void rio_pipe_start(rio_file_t *f)
 		for (int i = 0; i < RIO_NBLK; i++) free(p->blk[i]);
 		free(p);
 		f->pipe = 0;
+		return;
 	}
+	/* the parser reads the pipe's blocks from now on, never its own buffer */
+	free(f->buf);
+	f->buf = 0;
 }
 
 void rio_keep_case(rio_file_t *f, int keep)
@@ -190,10 +196,24 @@ void rio_close(rio_file_t *f)
 	free(f);
 }
 
+#define RIO_WIN (1ll << 30)        /* f->beg and f->end are ints: a slice is parsed in windows */
+
+static int64_t rio_window(void)
+{
+	return rk_tune.read_window > 0 && rk_tune.read_window < RIO_WIN ? rk_tune.read_window : RIO_WIN;
+}
+
 /* Next byte without consuming it: -1 at the end, -3 on a corrupt stream. */
 static int rio_peek(rio_file_t *f)
 {
 	if (f->beg < f->end) return f->buf[f->beg];
+	if (f->left > 0) {
+		/* a mapped slice: the window right after this one; a record or a line spans windows
+		 * as it spans the stream's buffers, so a window may end anywhere */
+		const int64_t w = rio_window(), n = f->left < w ? f->left : w;
+		f->buf += f->end; f->beg = 0; f->end = (int)n; f->left -= n; f->n_win++;
+		return f->buf[0];
+	}
 	if (f->eof || !f->fp) return f->err ? -3 : -1;
 	if (f->pipe) {
 		if (rio_pipe_next(f)) return f->buf[0];
@@ -466,13 +486,17 @@ rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 #define RIO_PAR_MIN (32ll << 20)   /* smaller files are parsed by one thread */
 
 static _Thread_local int rio_slices;   /* slices of the last rio_read_all* of this thread */
+static _Thread_local int64_t rio_windows;   /* and the windows of those slices */
 int rio_read_slices(void) { return rio_slices; }
+int64_t rio_read_windows(void) { return rio_windows; }
 
 /* A plain FASTA file of RIO_PAR_MIN bytes or more, parsed by several threads: the mapped file
  * is cut at "\n>" (a '>' cannot start a sequence line, so every cut is a record boundary),
  * each slice is parsed on its own and the parts are joined in order. Returns 0 when the file
  * is not such a file (compressed, stdin, small, FASTQ) or any slice fails: the caller then
- * parses it in one stream, which gives the exact error with its record number.
+ * parses it in one stream, which gives the exact error with its record number. A slice is
+ * walked in windows of at most 1 GiB that end anywhere, even inside a record (rio_peek), so
+ * a record longer than a window never sends a good file to the second, one-stream read.
  * Every slice writes its symbols straight into the one sequence buffer, at its own byte
  * offset: each symbol comes from a byte of the slice and each record's NUL from its '>', so
  * a slice never writes past its own bytes. The slices are then moved down into place in
@@ -510,6 +534,7 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		cut[T] = size;
 	}
 	int fail = !ok;
+	int64_t n_win = 0;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
 	for (int t = 0; t < T; t++) {
 		if (fail || cut[t] >= cut[t + 1]) continue;
@@ -520,33 +545,20 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 			fail = 1;
 			continue;
 		}
+		/* the slice can exceed an int: rio_peek moves through it window by window */
 		f->buf = (uint8_t *)base + cut[t];
-		f->end = (int)0;
-		/* the slice can exceed an int: the stream position is advanced in windows */
-		int64_t left = cut[t + 1] - cut[t];
+		f->left = cut[t + 1] - cut[t];
+		f->eof = 1;   /* no stream behind the windows */
 		f->fasta_only = 1;
 		f->norm = keep_case ? rio_norm_keep : rio_norm;
-		rk_status_t st = RK_OK;
 		int eof = 0;
 		/* the slice's own region of the shared buffer; a capacity no request reaches, so that
 		 * it is never reallocated (the bound is the comment above) */
 		part[t].seq = seq + (cut[t] - p0);
 		part[t].m_seq = (size_t)1 << 62;
-		while (!st && left > 0) {
-			int64_t win = left < (1ll << 30) ? left : (1ll << 30);
-			/* windows end at a record boundary too (the last "\n>" inside the window) */
-			if (win < left) {
-				const uint8_t *b = f->buf, *q = b + win - 1;
-				while (q > b && !(q[0] == '>' && q[-1] == '\n')) q--;
-				if (q > b) win = q - b;
-			}
-			f->beg = 0; f->end = (int)win; f->eof = 1;
-			while (!st) {
-				st = rio_read_record(f, &part[t], &eof);
-				if (eof) break;
-			}
-			f->buf += win; left -= win;
-		}
+		rk_status_t st = rio_read_batch(f, &part[t], 0, &eof);
+#pragma omp atomic update
+		n_win += f->n_win;
 		if (st) {
 #pragma omp atomic write
 			fail = 1;
@@ -608,7 +620,13 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		rio_reads_free(&part[t]);
 	}
 	free(part); free(cut); free(seq);
-	if (!fail) rio_slices = T;
+	if (!fail) { rio_slices = T; rio_windows = n_win; }
+	else {
+		/* the one-stream read that follows sets the message of a bad file; a good one (a FASTQ
+		 * record among FASTA ones) must not keep a slice's, whose record number is the slice's */
+		rk_clear_error();
+		rk_debug("%s: parsing in slices failed; parsing it again as one stream", path);
+	}
 	return !fail;
 }
 
@@ -616,7 +634,7 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 {
 	int eof = 0;
 	memset(r, 0, sizeof *r);
-	rio_slices = 1;
+	rio_slices = 1; rio_windows = 0;
 	if (rio_read_parallel(path, r, keep_case, rio_threads)) return RK_OK;
 	rio_file_t *f = rio_open(path);
 	if (!f) return RK_EIO;

@@ -42,8 +42,10 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case);
 /* Threads for rio_read_all* (default 1): a plain FASTA file of 32 MB or more is then cut at
  * record boundaries and parsed in parallel, with the same result. */
 void rio_set_threads(int n);
-/* Slices the last rio_read_all* of the calling thread was parsed in (1: one stream). */
+/* Slices the last rio_read_all* of the calling thread was parsed in (1: one stream), and the
+ * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);
+int64_t rio_read_windows(void);
 void rio_reads_free(rio_reads_t *r);
 /* Append one read (already normalized) - used to build read sets in memory. */
 rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, size_t len);
