@@ -33,25 +33,25 @@ rk_status_t long_warps(const dctx_t *X, int nc, int rw, int64_t *G)
 	return RK_OK;
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* the long kernel: passes ps[0, np) (first set here) over the device codes; res (np entries,
- * or NULL): each pass's last strip: its columns [c0, c1] and values at c0 and at c1 (lev D,
- * lcs L), from the strips' bottom-row sums and their corners (dpg_kern.h) */
+/* What long_run's choices read: the passes' shape, and the strips and resident warps at
+ * 1, 2 and 4 words per lane. */
+typedef struct {
+	int banded;              /* every pass in a band of under half its columns */
+	int64_t maxlb;
+	int64_t conc, minla;     /* rows at work at once: a pass's rows, or its band's width when narrower */
+	int64_t ns_of[5], G_of[5];
+} lshape_t;
 
-rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc, pres_t *res)
+static rk_status_t long_shape(const dctx_t *X, const dpg_pass_t *ps, int64_t np, int nc, lshape_t *sh)
 {
-	const int mode = X->mode;
-	int64_t rows = 0, maxlb = 0;
+	memset(sh, 0, sizeof *sh);
+	sh->banded = 1;
+	sh->minla = INT64_MAX;
 	for (int64_t i = 0; i < np; i++) {
-		rows += ps[i].la;
-		maxlb = imax(maxlb, ps[i].lb);
-	}
-	int banded = 1;
-	int64_t conc = 0, minla = INT64_MAX;   /* rows at work at once: a pass's rows, or its band's width when narrower */
-	for (int64_t i = 0; i < np; i++) {
-		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) banded = 0;
-		conc += imin(ps[i].la, ps[i].dhi - ps[i].dlo);
-		minla = imin(minla, ps[i].la);
+		sh->maxlb = imax(sh->maxlb, ps[i].lb);
+		if (ps[i].dhi - ps[i].dlo >= ps[i].lb / 2) sh->banded = 0;
+		sh->conc += imin(ps[i].la, ps[i].dhi - ps[i].dlo);
+		sh->minla = imin(sh->minla, ps[i].la);
 	}
 	int coop = 0;
 	CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, X->rt.device));
@@ -60,14 +60,22 @@ rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t n
 		return RK_ERES;
 	}
 	/* words per lane: strips and resident warps of each choice */
-	int64_t ns_of[5] = { 0 }, G_of[5] = { 0 };
 	for (int c = 1; c <= 4; c *= 2) {
-		rk_status_t st = long_warps(X, nc, c, &G_of[c]);
+		rk_status_t st = long_warps(X, nc, c, &sh->G_of[c]);
 		if (st) return st;
-		for (int64_t i = 0; i < np; i++) ns_of[c] += (ps[i].la + 1024ll * c - 1) / (1024ll * c);
+		for (int64_t i = 0; i < np; i++) sh->ns_of[c] += (ps[i].la + 1024ll * c - 1) / (1024ll * c);
 	}
+	return RK_OK;
+}
+
+/* The words per lane of the launch (rgpu_dp_tune.long_rw when set), and *Gcap: fewer warps
+ * than the grid holds (INT64_MAX: as many as it holds). */
+static int long_words(dctx_t *X, const lshape_t *sh, int64_t np, int nc, int64_t *Gcap)
+{
+	const int mode = X->mode, banded = sh->banded;
+	const int64_t *ns_of = sh->ns_of, *G_of = sh->G_of, conc = sh->conc, minla = sh->minla;
 	int rw = rgpu_dp_tune.long_rw;
-	int64_t Gcap = INT64_MAX;   /* fewer warps than the grid holds (below) */
+	*Gcap = INT64_MAX;
 	if (rw != 1 && rw != 2 && rw != 4) {
 		/* Fewest rounds of strips over the resident warps first: a second round runs on what is
 		 * left over, for a whole strip's time. Then more words per lane (fewer shuffles per cell,
@@ -112,24 +120,46 @@ rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t n
 			const int64_t cap = G_of[4] >= B ? imin(k, G_of[4] / B) * B : 0;
 			if (k >= (mode == DPG_LEV ? 1 : 2) && cap > 0 && cap < ns_of[4]) {   /* else a warp a strip anyway */
 				rw = 4;
-				Gcap = cap;
+				*Gcap = cap;
 				if (X->sp) X->sp->n_fewer++;
 			}
 		}
 	}
-	const int64_t SR = 1024ll * rw;
-	const int64_t ns = ns_of[rw];
-	for (int64_t i = 0, f = 0; i < np; i++) {
-		ps[i].first = f;
-		f += (ps[i].la + SR - 1) / SR;
+	return rw;
+}
+
+/* each pass's last strip from the strips' parts (res of long_run) */
+static void pass_results(int mode, const dpg_pass_t *ps, int64_t np, int64_t SR, const long long *hpart, pres_t *res)
+{
+	for (int64_t i = 0; i < np; i++) {
+		/* corners: the top-left one of the first strip is 0; down a strip's left edge lev
+		 * adds a row each (boundary or virtual), lcs nothing; along its bottom row to the
+		 * strip below's first column, its part */
+		const dpg_pass_t *q = &ps[i];
+		const int64_t n = (q->la + SR - 1) / SR;
+		int64_t v = 0;
+		for (int64_t x = 0; x < n; x++) {
+			const int64_t r0 = x * SR, r1 = imin(q->la, r0 + SR);
+			const int64_t bl = v + (mode == DPG_LEV ? r1 - r0 : 0);
+			if (x == n - 1) {
+				res[i].c0 = dpg_clo(r0, q->dlo, q->lb);
+				res[i].c1 = dpg_chi(r1, q->dhi, q->lb);
+				res[i].v0 = bl;
+				res[i].total = bl + hpart[q->first + x];
+			} else {
+				v = bl + hpart[q->first + x];
+			}
+		}
 	}
-	int64_t G = G_of[rw];
-	if (G < 1) {
-		rk_set_error("the long-pair kernel does not fit on device %d (%d symbols)", X->rt.device, nc);
-		return RK_ERES;
-	}
-	G = imin(imin(G, ns), Gcap);
-	if (rgpu_dp_tune.max_warps > 0) G = imin(G, rgpu_dp_tune.max_warps);
+}
+
+/* The launch of long_run on rw words per lane and G warps: the passes and their strips up,
+ * rings, wrap row and counters zeroed; res (or NULL) from the strips' parts. */
+static rk_status_t long_launch(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc, const lshape_t *sh, int rw,
+                               int64_t G, pres_t *res)
+{
+	const int mode = X->mode;
+	const int64_t SR = 1024ll * rw, ns = sh->ns_of[rw], maxlb = sh->maxlb, conc = sh->conc;
 	/* chunk of the rings: a strip waits for each word it needs (its slot's number), so the chunk
 	 * only sets how often the reader says which slots are free; large chunks (H100, lcs 1 Mb:
 	 * 2 words 0.0526 s, 16 words 0.0515 s); rings of at least 128 words */
@@ -186,26 +216,7 @@ rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t n
 	if (res) {
 		CUDA_CHECK_GOTO(cudaMemcpyAsync(hpart, dpart.p, 8 * (size_t)ns, cudaMemcpyDeviceToHost, X->rt.st), done);
 		CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);
-		for (int64_t i = 0; i < np; i++) {
-			/* corners: the top-left one of the first strip is 0; down a strip's left edge lev
-			 * adds a row each (boundary or virtual), lcs nothing; along its bottom row to the
-			 * strip below's first column, its part */
-			const dpg_pass_t *q = &ps[i];
-			const int64_t n = (q->la + SR - 1) / SR;
-			int64_t v = 0;
-			for (int64_t x = 0; x < n; x++) {
-				const int64_t r0 = x * SR, r1 = imin(q->la, r0 + SR);
-				const int64_t bl = v + (mode == DPG_LEV ? r1 - r0 : 0);
-				if (x == n - 1) {
-					res[i].c0 = dpg_clo(r0, q->dlo, q->lb);
-					res[i].c1 = dpg_chi(r1, q->dhi, q->lb);
-					res[i].v0 = bl;
-					res[i].total = bl + hpart[q->first + x];
-				} else {
-					v = bl + hpart[q->first + x];
-				}
-			}
-		}
+		pass_results(mode, ps, np, SR, hpart, res);
 	}
 done:
 	free(hsp);
@@ -217,6 +228,33 @@ done:
 	dfree(X, &dwrap);
 	dfree(X, &dcnt);
 	return st;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the long kernel: passes ps[0, np) (first set here) over the device codes; res (np entries,
+ * or NULL): each pass's last strip: its columns [c0, c1] and values at c0 and at c1 (lev D,
+ * lcs L), from the strips' bottom-row sums and their corners (dpg_kern.h) */
+rk_status_t long_run(dctx_t *X, const uint8_t *dcodes, dpg_pass_t *ps, int64_t np, int nc, pres_t *res)
+{
+	lshape_t sh;
+	rk_status_t st = long_shape(X, ps, np, nc, &sh);
+	if (st) return st;
+	int64_t Gcap = INT64_MAX;   /* fewer warps than the grid holds */
+	const int rw = long_words(X, &sh, np, nc, &Gcap);
+	const int64_t SR = 1024ll * rw;
+	const int64_t ns = sh.ns_of[rw];
+	for (int64_t i = 0, f = 0; i < np; i++) {
+		ps[i].first = f;
+		f += (ps[i].la + SR - 1) / SR;
+	}
+	int64_t G = sh.G_of[rw];
+	if (G < 1) {
+		rk_set_error("the long-pair kernel does not fit on device %d (%d symbols)", X->rt.device, nc);
+		return RK_ERES;
+	}
+	G = imin(imin(G, ns), Gcap);
+	if (rgpu_dp_tune.max_warps > 0) G = imin(G, rgpu_dp_tune.max_warps);
+	return long_launch(X, dcodes, ps, np, nc, &sh, rw, G, res);
 }
 
 /* Bands (dpg_kern.h). A pass over the top rows of a problem of la x lb (or of the problem

@@ -129,7 +129,7 @@ done:
  * whose passes fit; done[i] set for those valued here (val as rgpu_dp_batch's), the rest go
  * one at a time. */
 rk_status_t long_values(dctx_t *X, const aln_pair_t *p, const int64_t *lng, int64_t n, int64_t k, int64_t *val,
-                               uint8_t *done)
+                        uint8_t *done)
 {
 	/* forced bounds (tests) go one at a time; with -k a forced band is -k's, as one at a time */
 	if (rgpu_dp_tune.meet < 0 || (rgpu_dp_tune.band > 0 && k < 0) || rgpu_dp_tune.long_group < 0 || n <= 0) return RK_OK;
