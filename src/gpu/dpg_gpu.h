@@ -1,6 +1,6 @@
-/* gpu layer: the lev/lcs driver both modes share (dpg_gpu.cu; the modes' entry points are in
- * lev_gpu.h and lcs_gpu.h), and its tuning switches for tests and benchmarks. Present only in
- * builds with CUDA. */
+/* gpu layer: the lev/lcs driver both modes share (dpg_*.cu, one file per strategy, listed in
+ * dpg_drv.h; the modes' entry points are in lev_gpu.h and lcs_gpu.h), and its tuning switches
+ * for tests and benchmarks. Present only in builds with CUDA. */
 #ifndef RGPU_DPG_GPU_H
 #define RGPU_DPG_GPU_H
 
@@ -36,7 +36,7 @@ typedef struct {
 	int long_group;       /* long pair values: -1 one pair a launch, n > 0 at most n pairs a launch [as
 	                       * many as the resident warps hold] */
 	int fewer_warps;      /* -1: a warp for every strip at work in wide passes [0: fewer, at 4 words per lane,
-	                       * from a million rows and a block's warps on every SM at work (dpg_gpu.cu)] */
+	                       * from a million rows and a block's warps on every SM at work (dpg_long.cu)] */
 	int meet;             /* long pair values: 1 always by two passes meeting at the middle column, -1 never
 	                       * [0: when both passes' strips at work at once fit in the resident warps] */
 } rgpu_dp_tune_t;

@@ -1,5 +1,5 @@
 /* Internal to the gpu layer: lev and lcs on the device (dpg = "DP on the GPU"), the layout
- * shared by the host driver (dpg_gpu.cu), the host helpers (dpg_host.c) and the kernels
+ * shared by the host driver (dpg_*.cu, dpg_drv.h), the host helpers (dpg_host.c) and the kernels
  * (dpg_kernel.cu). Names differ from src/algo's lev_kern.h / lcs_kern.h on purpose.
  *
  * Device words are 32 bits (A as the pattern, 32 rows per word: bit b of word w is row
@@ -124,7 +124,7 @@ static inline DPG_HD int64_t dpg_chi(int64_t r1, int64_t dhi, int64_t lb)
  * cnt[DPG_CNT_STRIDE * k], zero at launch. part[s]: the sum of strip s's bottom-row
  * deltas (lev +1/-1, lcs LCS increments) over its columns before the next strip's first column,
  * over all of its columns for a pass's last strip; with the corners (+1 per row down a left
- * edge for lev, nothing for lcs) they give every strip's corner values (dpg_gpu.cu). */
+ * edge for lev, nothing for lcs) they give every strip's corner values (dpg_long.cu). */
 typedef struct {
 	const dpg_pass_t *pass;
 	const int32_t *strip_pass;   /* pass of each strip */

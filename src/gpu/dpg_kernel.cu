@@ -470,6 +470,140 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
 	}
 }
 
+#ifdef DPG_EMU
+/* the warp emulator's deadlock report: what each of the first 16 warps last waited for */
+struct dbgw_t { long long s, b, need, kind, lo, hi, kb0, kb1, nk0, pk1; const unsigned long long *p; };
+static dbgw_t dbgw[16];
+static void dbg_dump(void)
+{
+	for (int g = 0; g < 16; g++) if (dbgw[g].p || dbgw[g].s) fprintf(stderr, "warp %d: strip %lld block %lld waits %s need %lld have %llu (kb0 %lld kb1 %lld nk0 %lld pk1 %lld)\n", g, dbgw[g].s, dbgw[g].b, dbgw[g].kind ? "cons" : "prod", dbgw[g].need, dbgw[g].p ? *dbgw[g].p : 0ull, dbgw[g].kb0, dbgw[g].kb1, dbgw[g].nk0, dbgw[g].pk1);
+}
+static int dbg_reg = (emu_deadlock_hook = dbg_dump, 0);
+#define DBGW(K, P, N) do { if (gw < 16) { dbgw[gw] = { g.s, b, (long long)(N), K, 0, 0, g.kb0, g.kb1, g.nk0, g.pk1, P }; } } while (0)
+#else
+#define DBGW(K, P, N) do { } while (0)
+#endif
+
+/* One strip of a pass, s in the launch: its rows, its columns [clo, chi) and edge words
+ * [kb0, kb1). A transfer to the strip below is the words [nk0, kb1), nk0 being that strip's
+ * first word (the band only moves right), so both sides count its words and chunks from
+ * there; the strip above sent [kb0, pk1). */
+struct lstrip_t {
+	dpg_pass_t P;
+	int64_t s, row0;
+	int rows, lb, clo, chi, kb0, kb1, nk0, nch, pk1, pnch;
+	int nw, ol, wo, ob;            /* words of rows; the out lane, its word and bit of the bottom row */
+	bool from_prev, to_next, full;
+};
+
+template <int RW>
+__device__ __forceinline__ void strip_of(const dpg_long_t &p, int64_t s, int cww, lstrip_t &g)
+{
+	constexpr int SR = 1024 * RW;   /* rows per strip */
+	g.s = s;
+	g.P = p.pass[p.strip_pass[s]];
+	const dpg_pass_t &P = g.P;
+	g.row0 = (s - P.first) * SR;
+	g.rows = (int)(P.la - g.row0 < SR ? P.la - g.row0 : SR);
+	g.from_prev = g.row0 > 0, g.to_next = g.row0 + SR < P.la;
+	g.lb = (int)P.lb;
+	g.clo = (int)dpg_clo(g.row0, P.dlo, g.lb), g.chi = (int)dpg_chi(g.row0 + g.rows, P.dhi, g.lb);
+	g.kb0 = g.clo >> 5, g.kb1 = (g.chi + 31) >> 5;
+	g.nk0 = g.to_next ? (int)(dpg_clo(g.row0 + SR, P.dlo, g.lb) >> 5) : g.kb1;
+	g.nch = (g.kb1 - g.nk0 + cww - 1) / cww;
+	g.pk1 = g.from_prev ? (int)((dpg_chi(g.row0, P.dhi, g.lb) + 31) >> 5) : g.kb0;
+	g.pnch = (g.pk1 - g.kb0 + cww - 1) / cww;
+	g.nw = (g.rows + 31) >> 5, g.ol = (g.nw - 1) / RW, g.wo = (g.nw - 1) % RW, g.ob = (g.rows - 1) & 31;
+	g.full = g.rows == SR;   /* then ol = 31, wo = RW - 1, ob = 31 */
+}
+
+/* the strip's state in: the left edge given (slab passes, full band), else the boundary or,
+ * at clo > 0, the virtual +1 per row; the same words */
+template <int MODE, int RW>
+__device__ __forceinline__ void strip_left(const lstrip_t &g, int lane, uint32_t (&s0)[RW], uint32_t (&s1)[RW])
+{
+	const int64_t wbase = g.row0 >> 5, nwp = (g.P.la + 31) >> 5;
+#pragma unroll
+	for (int r = 0; r < RW; r++) {
+		const int w = lane * RW + r;
+		if (g.P.left && w < g.nw) {
+			s0[r] = g.P.left[wbase + w];
+			s1[r] = MODE == DPG_LEV ? g.P.left[nwp + wbase + w] : 0u;
+		} else {
+			s0[r] = ~0u;
+			s1[r] = 0;
+		}
+	}
+}
+
+/* the strip's state out: its right edge, when the pass wants one */
+template <int MODE, int RW>
+__device__ __forceinline__ void strip_right(const lstrip_t &g, int lane, const uint32_t (&s0)[RW], const uint32_t (&s1)[RW])
+{
+	const int64_t wbase = g.row0 >> 5, nwp = (g.P.la + 31) >> 5;
+	if (g.P.right) {
+#pragma unroll
+		for (int r = 0; r < RW; r++) {
+			const int w = lane * RW + r;
+			if (w < g.nw) {
+				g.P.right[wbase + w] = s0[r];
+				if (MODE == DPG_LEV) g.P.right[nwp + wbase + w] = s1[r];
+			}
+		}
+	}
+}
+
+/* The warp's out side: the buffer its strips' bottom edges go to (its ring to the next warp,
+ * or, for the last warp, the wrap to warp 0), the counter of chunks read from it, and where
+ * the next word goes. */
+struct lout_t {
+	unsigned long long *buf, *cons;
+	bool wrap;
+	unsigned long long done;            /* chunks written so far */
+	unsigned long long seen;            /* the counter as this lane last read it */
+	unsigned long long wp_base, wp_n;   /* the last transfer this warp wrote into the wrap */
+	uint32_t wrap_n;                    /* transfers written to the wrap so far */
+	bool wp;
+	int r, q, slot;                     /* this strip's transfer: word r of chunk q, in ring slot `slot` */
+};
+
+/* Word k of the strip's bottom edge (the out lane's acc) to the strip below, word t of the
+ * transfer; the first word of chunk q waits for its slot to have been read. The strip below
+ * reads columns >= chi as virtual. */
+template <int MODE>
+__device__ __forceinline__ void out_word(lout_t &o, const lstrip_t &g, int k, typename dpg_ew<MODE>::T acc, int lane, int G, int cww,
+                                         int ring, int gw, int b)
+{
+	typedef typename dpg_ew<MODE>::T ew_t;
+	const int t = k - g.nk0, q = o.q, chi = g.chi;
+	(void)gw;
+	(void)b;
+	ew_t out = acc;
+	if (k == g.kb1 - 1 && (chi & 31))
+		out |= ew_virtual<MODE>() & ~(ew_t)0 << (MODE == DPG_LEV ? 2 * (chi & 31) : (chi & 31));
+	if (o.r == 0) {
+		unsigned long long need = 0;
+		if (o.wrap) {
+			/* slot q was last written by the previous transfer when it had a chunk q,
+			 * else by an older one, consumed entirely once wp_base chunks are */
+			if (G > 1 && o.wp) need = (unsigned long long)q < o.wp_n ? o.wp_base + q + 1 : o.wp_base;
+		} else if (o.done + q + 1 > (unsigned long long)ring) {
+			need = o.done + q + 1 - ring;
+		}
+		if (need) { DBGW(1, o.cons, need); wait_ge(o.cons, need, o.seen); }
+	}
+	if (lane == g.ol) {
+		const int64_t at = o.wrap ? (int64_t)t : (int64_t)o.slot * cww + o.r;
+		const uint32_t seq = o.wrap ? o.wrap_n + 1 : (uint32_t)((o.done + q) * cww + o.r + 1);
+		slot_put<MODE>(o.buf, at, out, seq);
+	}
+	if (++o.r == cww) {
+		o.r = 0;
+		o.q++;
+		if (++o.slot == ring) o.slot = 0;
+	}
+}
+
 /* Why the pipeline cannot deadlock. Premises: every warp of the grid is resident at once
  * (cooperative launch sized from the occupancy), a spinning warp never keeps another from
  * running, rings have at least 2 chunks (ring = r, cww words per chunk). Positions are block
@@ -502,19 +636,6 @@ __device__ __forceinline__ void strip_block(int b, int lane, int clo, int chi, c
  * waits form no cycle and every wait ends. With a short ring at the wrap instead, warp G - 1
  * would wait for the next round's warp 0, which waits to finish its strip, which waits for the
  * full rings behind warp G - 1: a real deadlock (tests/emu shows it). */
-#ifdef DPG_EMU
-/* the warp emulator's deadlock report: what each of the first 16 warps last waited for */
-struct dbgw_t { long long s, b, need, kind, lo, hi, kb0, kb1, nk0, pk1; const unsigned long long *p; };
-static dbgw_t dbgw[16];
-static void dbg_dump(void)
-{
-	for (int g = 0; g < 16; g++) if (dbgw[g].p || dbgw[g].s) fprintf(stderr, "warp %d: strip %lld block %lld waits %s need %lld have %llu (kb0 %lld kb1 %lld nk0 %lld pk1 %lld)\n", g, dbgw[g].s, dbgw[g].b, dbgw[g].kind ? "cons" : "prod", dbgw[g].need, dbgw[g].p ? *dbgw[g].p : 0ull, dbgw[g].kb0, dbgw[g].kb1, dbgw[g].nk0, dbgw[g].pk1);
-}
-static int dbg_reg = (emu_deadlock_hook = dbg_dump, 0);
-#define DBGW(K, P, N) do { if (gw < 16) { dbgw[gw] = { s, b, (long long)(N), K, 0, 0, kb0, kb1, nk0, pk1, P }; } } while (0)
-#else
-#define DBGW(K, P, N) do { } while (0)
-#endif
 /* RW >= 2 (the largest pairs, many strips): at most 96 registers, so that 5 blocks fit an SM
  * (20 warps; 128 registers gave 16: a 10 Mb pair's 2,442 strips then took two rounds, the
  * second one on an eighth of the warps) */
@@ -527,61 +648,34 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 	const int gw = blockIdx.x * (blockDim.x >> 5) + wib, G = p.G;
 	if (gw >= G) return;   /* a whole warp: nobody waits for it */
 	uint32_t *tbl = dsm + (size_t)wib * p.nc * RW * 32;
-	constexpr int SR = 1024 * RW;   /* rows per strip */
 	constexpr int SW = MODE == DPG_LEV ? 2 : 1;   /* u64 per slot */
 	const int cww = p.cww, ring = p.ring;
 	/* buffer k < G - 1: ring k -> k + 1; buffer G - 1: the wrap. Out: buffer gw; in: gw - 1. */
 	const int kin = gw == 0 ? G - 1 : gw - 1, kout = gw;
-	const bool in_wrap = kin == G - 1, out_wrap = kout == G - 1;
+	const bool in_wrap = kin == G - 1;
 	unsigned long long *const inb = in_wrap ? p.wrap : p.rings + (int64_t)kin * ring * cww * SW;
-	unsigned long long *const outb = out_wrap ? p.wrap : p.rings + (int64_t)kout * ring * cww * SW;
 	unsigned long long *const in_cons = p.cnt + (int64_t)DPG_CNT_STRIDE * kin;
-	unsigned long long *const out_cons = p.cnt + (int64_t)DPG_CNT_STRIDE * kout;
-	unsigned long long in_done = 0, out_done = 0;   /* chunks read from in / written to out so far */
-	unsigned long long seen_cons = 0;
-	unsigned long long wp_base = 0, wp_n = 0;       /* the last transfer this warp wrote into the wrap */
-	uint32_t wrap_in = 0, wrap_out = 0;             /* transfers read from / written to the wrap so far */
-	bool wp = false;
+	unsigned long long in_done = 0;   /* chunks read from in so far */
+	uint32_t wrap_in = 0;             /* transfers read from the wrap so far */
+	lout_t o = {};
+	o.wrap = kout == G - 1;
+	o.buf = o.wrap ? p.wrap : p.rings + (int64_t)kout * ring * cww * SW;
+	o.cons = p.cnt + (int64_t)DPG_CNT_STRIDE * kout;
 
 	for (int64_t s = gw; s < p.ns; s += G) {
-		const dpg_pass_t P = p.pass[p.strip_pass[s]];
-		const int64_t row0 = (s - P.first) * SR;
-		const int rows = (int)(P.la - row0 < SR ? P.la - row0 : SR);
-		const bool from_prev = row0 > 0, to_next = row0 + SR < P.la;
-		const int lb = (int)P.lb;
-		/* this strip's columns [clo, chi) and edge words [kb0, kb1). A transfer to the strip below
-		 * is the words [nk0, kb1), nk0 being that strip's first word (the band only moves right),
-		 * so both sides count its words and chunks from there; the strip above sent [kb0, pk1). */
-		const int clo = (int)dpg_clo(row0, P.dlo, lb), chi = (int)dpg_chi(row0 + rows, P.dhi, lb);
-		const int kb0 = clo >> 5, kb1 = (chi + 31) >> 5;
-		const int nk0 = to_next ? (int)(dpg_clo(row0 + SR, P.dlo, lb) >> 5) : kb1;
-		const int nch = (kb1 - nk0 + cww - 1) / cww;
-		const int pk1 = from_prev ? (int)((dpg_chi(row0, P.dhi, lb) + 31) >> 5) : kb0;
-		const int pnch = (pk1 - kb0 + cww - 1) / cww;
-		const int nw = (rows + 31) >> 5, ol = (nw - 1) / RW, wo = (nw - 1) % RW, ob = (rows - 1) & 31;
-		const bool full = rows == SR;   /* then ol = 31, wo = RW - 1, ob = 31 */
-		const uint8_t *ac = p.codes + P.a + row0, *bc = p.codes + P.b;
-		peq_build<RW>(tbl, p.nc, lane, ac, (int64_t)lane * RW * 32, rows);
-		const int64_t wbase = row0 >> 5, nwp = (P.la + 31) >> 5;
+		lstrip_t g;
+		strip_of<RW>(p, s, cww, g);
+		const dpg_pass_t &P = g.P;
+		const uint8_t *bc = p.codes + P.b;
+		peq_build<RW>(tbl, p.nc, lane, p.codes + P.a + g.row0, (int64_t)lane * RW * 32, g.rows);
 		uint32_t s0[RW], s1[RW];
-#pragma unroll
-		for (int r = 0; r < RW; r++) {
-			/* the left edge: given (slab passes, full band), else the boundary or, at clo > 0,
-			 * the virtual +1 per row; the same words */
-			const int w = lane * RW + r;
-			if (P.left && w < nw) {
-				s0[r] = P.left[wbase + w];
-				s1[r] = MODE == DPG_LEV ? P.left[nwp + wbase + w] : 0u;
-			} else {
-				s0[r] = ~0u;
-				s1[r] = 0;
-			}
-		}
-		const ew_t *tsrc = from_prev ? nullptr : (const ew_t *)P.top;
-		const bool btop = !from_prev && !P.top;
+		strip_left<MODE, RW>(g, lane, s0, s1);
+		const ew_t *tsrc = g.from_prev ? nullptr : (const ew_t *)P.top;
+		const bool btop = !g.from_prev && !P.top;
 		ew_t acc_cur = 0, acc_nxt = 0, tw = 0;
 		hand_t hd = { 0u, 0u };
 		long long part = 0;
+		const int clo = g.clo, chi = g.chi, wo = g.wo, ob = g.ob;
 		const int fend = chi >> 5;   /* blocks kb0 + 1 .. fend - 1 have every column inside [clo, chi) */
 		/* The top edge word of block b (lane 0's; kb0 <= b < kb1) is taken at the block's start;
 		 * its slot was loaded a block before (the pending load), so that the check does not wait
@@ -590,7 +684,8 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 		 * r of chunk x in ring slot (done + x) mod ring, numbered (done + x) cww + r + 1; in the
 		 * wrap it is slot t, numbered by the transfer. Running counts: no division in the loop. */
 		int in_t = 0, in_r = 0, in_x = 0, in_slot = (int)(in_done % (unsigned long long)ring);
-		int out_r = 0, out_q = 0, out_slot = (int)(out_done % (unsigned long long)ring);
+		o.r = o.q = 0;
+		o.slot = (int)(o.done % (unsigned long long)ring);
 		unsigned long long pa = 0, pb = 0;   /* the pending slot, as loaded (lane 0) */
 		int64_t p_at = 0;
 		uint32_t p_seq = 0;
@@ -625,11 +720,11 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 			return lane == 0 ? w : (ew_t)0;
 		};
 		auto top_word = [&](int b) -> ew_t {
-			if (from_prev) {
-				if (b < pk1) {
-					if (b == kb0) issue();
+			if (g.from_prev) {
+				if (b < g.pk1) {
+					if (b == g.kb0) issue();
 					const ew_t w = take(b);
-					if (b + 1 < pk1) issue();
+					if (b + 1 < g.pk1) issue();
 					return w;
 				}
 				/* right of what the strip above computed. The whole transfer is read (its last
@@ -637,78 +732,43 @@ __global__ void __launch_bounds__(32 * DPG_WARPS, RW == 1 ? 1 : 5) dpg_long_kern
 				 * strip goes on past pk1, and the wrap's writer, which the strip may be waiting
 				 * for through its own ring, waits for exactly these slots (G = 2 deadlocked
 				 * here, test_gpu_dp "wrap"). */
-				if (b == pk1 && lane == 0) st_relaxed(in_cons, in_done + pnch);
+				if (b == g.pk1 && lane == 0) st_relaxed(in_cons, in_done + g.pnch);
 				return ew_virtual<MODE>();
 			}
 			return tsrc && lane == 0 ? tsrc[b] : (ew_t)0;
 		};
-		for (int b = kb0; b <= kb1; b++) {
-			tw = b < kb1 ? top_word(b) : (ew_t)0;
-			if (b > kb0 && b < fend) {
-				if (full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
+		for (int b = g.kb0; b <= g.kb1; b++) {
+			tw = b < g.kb1 ? top_word(b) : (ew_t)0;
+			if (b > g.kb0 && b < fend) {
+				if (g.full) strip_block<MODE, RW, false, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 				else strip_block<MODE, RW, false, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 			} else {
-				if (full) strip_block<MODE, RW, true, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
+				if (g.full) strip_block<MODE, RW, true, true>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 				else strip_block<MODE, RW, true, false>(b, lane, clo, chi, bc, tbl, tw, btop, s0, s1, hd, acc_cur, acc_nxt, wo, ob);
 			}
-			if (b > kb0) {
+			if (b > g.kb0) {
 				/* word k = b - 1 of the bottom edge is complete (the out lane reached column
 				 * 32 b + 31 - ol >= 32 b - 1); kb0 <= k < kb1 */
-				const int k = b - 1, t = k - nk0, q = out_q;
+				const int k = b - 1;
 				__syncwarp();   /* orders lane 0's reads of this block before the out lane's writes (G = 1) */
-				if (k < nk0) part += ew_sum<MODE>(acc_cur);   /* left of the strip below: its corner */
-				if (to_next && k >= nk0) {
-					ew_t out = acc_cur;
-					if (k == kb1 - 1 && (chi & 31))   /* the strip below reads columns >= chi as virtual */
-						out |= ew_virtual<MODE>() & ~(ew_t)0 << (MODE == DPG_LEV ? 2 * (chi & 31) : (chi & 31));
-					if (out_r == 0) {   /* first word of chunk q: its slot must have been read */
-						unsigned long long need = 0;
-						if (out_wrap) {
-							/* slot q was last written by the previous transfer when it had a chunk q,
-							 * else by an older one, consumed entirely once wp_base chunks are */
-							if (G > 1 && wp) need = (unsigned long long)q < wp_n ? wp_base + q + 1 : wp_base;
-						} else if (out_done + q + 1 > (unsigned long long)ring) {
-							need = out_done + q + 1 - ring;
-						}
-						if (need) { DBGW(1, out_cons, need); wait_ge(out_cons, need, seen_cons); }
-					}
-					if (lane == ol) {
-						const int64_t at = out_wrap ? (int64_t)t : (int64_t)out_slot * cww + out_r;
-						const uint32_t seq = out_wrap ? wrap_out + 1 : (uint32_t)((out_done + q) * cww + out_r + 1);
-						slot_put<MODE>(outb, at, out, seq);
-					}
-					if (++out_r == cww) {
-						out_r = 0;
-						out_q++;
-						if (++out_slot == ring) out_slot = 0;
-					}
-				} else if (!to_next && P.bot && lane == ol) {
-					((ew_t *)P.bot)[k] = acc_cur;
-				}
+				if (k < g.nk0) part += ew_sum<MODE>(acc_cur);   /* left of the strip below: its corner */
+				if (g.to_next && k >= g.nk0) out_word<MODE>(o, g, k, acc_cur, lane, G, cww, ring, gw, b);
+				else if (!g.to_next && P.bot && lane == g.ol) ((ew_t *)P.bot)[k] = acc_cur;
 			}
 			acc_cur = acc_nxt;
 			acc_nxt = 0;
 		}
-		if (from_prev) {
-			if (lane == 0) st_relaxed(in_cons, in_done + pnch);
-			in_done += pnch;
+		if (g.from_prev) {
+			if (lane == 0) st_relaxed(in_cons, in_done + g.pnch);
+			in_done += g.pnch;
 			if (in_wrap) wrap_in++;
 		}
-		if (to_next) {
-			if (out_wrap) { wp = true; wp_base = out_done; wp_n = nch; wrap_out++; }
-			out_done += nch;
+		if (g.to_next) {
+			if (o.wrap) { o.wp = true; o.wp_base = o.done; o.wp_n = g.nch; o.wrap_n++; }
+			o.done += g.nch;
 		}
-		if (P.right) {
-#pragma unroll
-			for (int r = 0; r < RW; r++) {
-				const int w = lane * RW + r;
-				if (w < nw) {
-					P.right[wbase + w] = s0[r];
-					if (MODE == DPG_LEV) P.right[nwp + wbase + w] = s1[r];
-				}
-			}
-		}
-		if (lane == ol) p.part[s] = part;
+		strip_right<MODE, RW>(g, lane, s0, s1);
+		if (lane == g.ol) p.part[s] = part;
 	}
 }
 

@@ -24,7 +24,7 @@ typedef struct {
 	double total_s;       /* whole call: packing, transfers, kernels */
 	int64_t n_launch, n_ichunk, n_jchunk;
 	int64_t n_meet;       /* lev/lcs long pairs valued by two passes meeting at a column */
-	int64_t n_fewer;      /* lev/lcs long kernel launches on fewer warps than strips at work (dpg_gpu.cu) */
+	int64_t n_fewer;      /* lev/lcs long kernel launches on fewer warps than strips at work (dpg_long.cu) */
 	uint64_t dev_bytes;   /* device memory used at the peak */
 } rgpu_stats_t;
 

@@ -91,6 +91,174 @@ static int64_t rg_ichunk_end(const rkt_set_t *s, int64_t a, int64_t hi, int32_t 
 	return b;
 }
 
+/* The plan of one call: j-chunks of the sets, what is left for an i-chunk, and the largest
+ * i-chunk's needs, which size the buffers. */
+typedef struct {
+	int64_t *jcut, n_jchunk;        /* j-chunk c: sets [jcut[c], jcut[c + 1]) */
+	uint64_t row_b, meta, icap, ne_max;
+	uint64_t code_max, task_max, S_max, read_max;
+} rg_plan_t;
+
+/* j-chunks: contiguous j-sets whose rows fit half of what the budget leaves (all of them when
+ * they fit) */
+static rk_status_t rg_plan_j(const rg_pack_t *pk, uint64_t budget, rg_plan_t *pl)
+{
+	const uint64_t row_b = RG_ROW * 4, meta = (uint64_t)pk->n_sets * 13 + 64;
+	uint64_t avail = budget > meta ? budget - meta : 0, ne_all = (uint64_t)pk->n_rows * row_b, ne_cap;
+	pl->row_b = row_b;
+	pl->meta = meta;
+	/* j-chunks: contiguous j-sets whose rows fit ne_cap */
+	ne_cap = ne_all <= avail / 2 ? ne_all : avail / 2;
+	pl->jcut = (int64_t *)malloc(sizeof(int64_t) * (size_t)(pk->n_sets + 1));
+	if (!pl->jcut) { rk_set_error("out of memory"); return RK_ERES; }
+	pl->jcut[0] = 0;
+	uint64_t ne_max = 0;
+	for (int64_t q = 0; q < pk->n_sets;) {
+		int64_t e = q;
+		while (e < pk->n_sets && (uint64_t)(pk->jrow[e + 1] - pk->jrow[q]) * row_b <= ne_cap &&
+		       (!rk_tune.gpu_chunk_sets || e - q < rk_tune.gpu_chunk_sets)) e++;
+		if (e == q) {
+			rk_set_error("device memory limit of %.3g MB is too small for one set of 1024 reads (%.3g MB); raise --device-memory",
+			             budget / 1e6, (double)(pk->jrow[q + 1] - pk->jrow[q]) * row_b / 1e6);
+			return RK_ERES;
+		}
+		uint64_t b = (uint64_t)(pk->jrow[e] - pk->jrow[q]) * row_b;
+		if (b > ne_max) ne_max = b;
+		pl->jcut[++pl->n_jchunk] = q = e;
+	}
+	pl->ne_max = ne_max;
+	pl->icap = avail > ne_max ? avail - ne_max : 0;
+	return RK_OK;
+}
+
+/* i-chunk sizes: the largest chunk sets the buffers */
+static rk_status_t rg_plan_i(const rkt_set_t *s, int64_t lo, int64_t hi, int32_t tau, uint64_t budget, rg_plan_t *pl,
+                             rgpu_stats_t *sp)
+{
+	for (int64_t a = lo; a < hi;) {
+		int64_t b = rg_ichunk_end(s, a, hi, tau, pl->icap, rk_tune.gpu_chunk_reads);
+		uint64_t nt = 0, ns = 0;
+		for (int64_t r = a; r < b; r++) {
+			uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
+			nt += L; ns += rg_ncounters(s->len[r], tau);
+		}
+		if (b == a) {
+			rk_set_error("device memory limit of %.3g MB is too small for read %lld; raise --device-memory", budget / 1e6, (long long)a + 1);
+			return RK_ERES;
+		}
+		if (s->off[b] - s->off[a] > pl->code_max) pl->code_max = s->off[b] - s->off[a];
+		if (nt > pl->task_max) pl->task_max = nt;
+		if (ns > pl->S_max) pl->S_max = ns;
+		if ((uint64_t)(b - a) > pl->read_max) pl->read_max = (uint64_t)(b - a);
+		sp->n_ichunk++;
+		a = b;
+	}
+	sp->n_jchunk = pl->n_jchunk;
+	return RK_OK;
+}
+
+/* the device buffers of the plan, and the j-sets' tables up */
+static rk_status_t rg_dev_alloc(rg_dev_t *d, const rg_pack_t *pk, const rg_plan_t *pl, rgpu_stats_t *sp)
+{
+	const cudaStream_t stream = d->rt.st;
+	const uint64_t row_b = pl->row_b;
+	CUDA_CHECK(cudaMalloc(&d->ne, pl->ne_max + RG_PAD_ROWS * row_b));
+	/* on the call's stream, like every other operation: the legacy default stream is
+	 * not ordered with a non-blocking stream, so a plain cudaMemset here could land after
+	 * the rows are uploaded (or after the kernel) and zero them (issue 8) */
+	CUDA_CHECK(cudaMemsetAsync(d->ne, 0, pl->ne_max + RG_PAD_ROWS * row_b, stream));
+	CUDA_CHECK(cudaMalloc(&d->jrow, sizeof(int64_t) * (size_t)(pk->n_sets + 1)));
+	CUDA_CHECK(cudaMalloc(&d->jlen, sizeof(int32_t) * (size_t)(pk->n_sets + 1)));
+	CUDA_CHECK(cudaMalloc(&d->jmixed, (size_t)pk->n_sets + 1));
+	CUDA_CHECK(cudaMalloc(&d->codes, pl->code_max + 4));
+	CUDA_CHECK(cudaMalloc(&d->tasks, sizeof(rg_task_t) * (pl->task_max + 1)));
+	CUDA_CHECK(cudaMalloc(&d->S, 4 * (pl->S_max + 1)));
+	CUDA_CHECK(cudaMalloc(&d->rtask, sizeof(int64_t) * (pl->read_max + 1)));
+	CUDA_CHECK(cudaMalloc(&d->cand, sizeof(rkt_cand_t) * (pl->read_max + 1)));
+	sp->dev_bytes = pl->ne_max + pl->meta + pl->code_max + sizeof(rg_task_t) * pl->task_max + 4 * pl->S_max + 32 * pl->read_max;
+	CUDA_CHECK(cudaMemcpyAsync(d->jrow, pk->jrow, sizeof(int64_t) * (size_t)(pk->n_sets + 1), cudaMemcpyHostToDevice, stream));
+	CUDA_CHECK(cudaMemcpyAsync(d->jlen, pk->jlen, sizeof(int32_t) * (size_t)pk->n_sets, cudaMemcpyHostToDevice, stream));
+	CUDA_CHECK(cudaMemcpyAsync(d->jmixed, pk->jmixed, (size_t)pk->n_sets, cudaMemcpyHostToDevice, stream));
+	return RK_OK;
+}
+
+/* the tasks (read x start) of reads [a, b), htask[hrtask[r - a], hrtask[r - a + 1]) being read
+ * r's; returns their number, *n_S their support counters */
+static int64_t rg_tasks(const rkt_set_t *s, const rg_pack_t *pk, int64_t a, int64_t b, int32_t tau, rg_task_t *htask,
+                        int64_t *hrtask, int64_t *n_S)
+{
+	int64_t nt = 0, ns = 0;
+	const uint64_t base = s->off[a];
+	for (int64_t r = a; r < b; r++) {
+		hrtask[r - a] = nt;
+		for (int32_t x = 0; x + tau <= s->len[r]; x++) {
+			rg_task_t *t = &htask[nt++];
+			t->code = (int64_t)(s->off[r] - base) + x;
+			t->soff = ns;
+			t->slot = pk->slot_of[r];
+			t->n = s->len[r] - x;
+			ns += t->n - tau + 1;
+		}
+	}
+	hrtask[b - a] = nt;
+	*n_S = ns;
+	return nt;
+}
+
+/* the loop over i-chunks: the kernels' parameters, and what is on the device */
+typedef struct {
+	rg_dev_t *d;
+	const rg_pack_t *pk;
+	const rg_plan_t *pl;
+	rg_kparams_t p;
+	int warps;
+	int64_t per_launch;
+	int64_t uploaded;               /* j-chunk whose rows are on the device */
+	int64_t done_tasks;
+	rk_progress_t *prog;
+	rgpu_stats_t *sp;
+} rg_loop_t;
+
+/* One i-chunk, reads [a, b) with their nt tasks and ns counters on the host: its codes and
+ * tasks up, the support kernel over every j-chunk (its rows up unless there already), the
+ * candidate kernel, and the candidates back into out (read a's first). */
+static rk_status_t rg_ichunk_run(rg_loop_t *L, const rkt_opt_t *o, const rkt_set_t *s, int64_t a, int64_t b, int32_t tau,
+                                 const rg_task_t *htask, const int64_t *hrtask, int64_t nt, int64_t ns, rkt_cand_t *out)
+{
+	rg_dev_t *d = L->d;
+	const rg_pack_t *pk = L->pk;
+	const cudaStream_t stream = d->rt.st;
+	const uint64_t base = s->off[a];
+	rg_kparams_t *p = &L->p;
+	rk_status_t st;
+	CUDA_CHECK(cudaMemcpyAsync(d->codes, s->code + base, s->off[b] - base, cudaMemcpyHostToDevice, stream));
+	CUDA_CHECK(cudaMemcpyAsync(d->tasks, htask, sizeof(rg_task_t) * (size_t)nt, cudaMemcpyHostToDevice, stream));
+	CUDA_CHECK(cudaMemcpyAsync(d->rtask, hrtask, sizeof(int64_t) * (size_t)(b - a + 1), cudaMemcpyHostToDevice, stream));
+	CUDA_CHECK(cudaMemsetAsync(d->S, 0, 4 * (size_t)ns, stream));
+	for (int64_t jc = 0; jc < L->pl->n_jchunk; jc++) {
+		p->j0 = (int32_t)L->pl->jcut[jc]; p->j1 = (int32_t)L->pl->jcut[jc + 1]; p->row0 = pk->jrow[p->j0];
+		if (L->uploaded != jc) {
+			CUDA_CHECK(cudaMemcpyAsync(d->ne, pk->ne + (size_t)p->row0 * RG_ROW,
+			                           (size_t)(pk->jrow[p->j1] - p->row0) * RG_ROW * 4, cudaMemcpyHostToDevice, stream));
+			L->uploaded = jc;
+		}
+		for (int64_t tb = 0; tb < nt; tb += L->per_launch) {
+			p->tasks = d->tasks + tb;
+			p->n_tasks = nt - tb < L->per_launch ? nt - tb : L->per_launch;
+			rg_sup_arg_t sa = { p, L->warps };
+			if ((st = rgpu_rt_timed(&d->rt, rg_sup_launch, &sa)) != RK_OK) return st;
+			L->done_tasks += p->n_tasks;
+			rk_progress(L->prog, (double)L->done_tasks);
+		}
+	}
+	rg_cand_arg_t ca = { d->S, d->rtask, d->tasks, b - a, tau, o->t, d->cand };
+	if ((st = rgpu_rt_timed(&d->rt, rg_cand_launch, &ca)) != RK_OK) return st;
+	L->sp->n_launch--;  /* launches count the support kernels */
+	CUDA_CHECK(cudaMemcpyAsync(out, d->cand, sizeof(rkt_cand_t) * (size_t)(b - a), cudaMemcpyDeviceToHost, stream));
+	CUDA_CHECK(cudaStreamSynchronize(stream));
+	return RK_OK;
+}
+
 extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
                                            const rgpu_opt_t *g, rkt_cand_t *out, rgpu_stats_t *stats)
 {
@@ -99,14 +267,16 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	rk_status_t st = RK_OK;
 	rg_pack_t pk;
 	rg_dev_t d;
+	rg_plan_t pl;
 	rg_task_t *htask = 0;
-	int64_t *hrtask = 0, *jcut = 0, n_jchunk = 0;
+	int64_t *hrtask = 0;
 	double t_start = rk_realtime();
 	rk_progress_t prog;
 	memset(&prog, 0, sizeof prog);
 	memset(sp, 0, sizeof *sp);
 	memset(&pk, 0, sizeof pk);
 	memset(&d, 0, sizeof d);
+	memset(&pl, 0, sizeof pl);
 
 	for (int64_t r = lo; r < hi; r++) { out[r - lo].pos = -1; out[r - lo].len = 0; out[r - lo].support = 0; }
 	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
@@ -123,131 +293,41 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 
 	if ((st = rgpu_rt_init(&d.rt, g, sp)) != RK_OK) { rgpu_rt_free(&d.rt); return st; }
 	const uint64_t budget = d.rt.budget;
-	const cudaStream_t stream = d.rt.st;
 	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) { rg_dev_free(&d); return st; }
 	{
 		int ran = 0;
 		if ((st = rg_once_run(o, s, lo, hi, &pk, &d.rt, 0, 1, out, 0, &ran)) != RK_OK || ran) goto done;
 	}
+	if ((st = rg_plan_j(&pk, budget, &pl)) || (st = rg_plan_i(s, lo, hi, tau, budget, &pl, sp)) ||
+	    (st = rg_dev_alloc(&d, &pk, &pl, sp)))
+		goto done;
+	htask = (rg_task_t *)malloc(sizeof(rg_task_t) * (pl.task_max + 1));
+	hrtask = (int64_t *)malloc(sizeof(int64_t) * (pl.read_max + 1));
+	if (!htask || !hrtask) { st = RK_ERES; rk_set_error("out of memory"); goto done; }
 	{
-		const uint64_t row_b = RG_ROW * 4, meta = (uint64_t)pk.n_sets * 13 + 64;
-		uint64_t avail = budget > meta ? budget - meta : 0, ne_all = (uint64_t)pk.n_rows * row_b, ne_cap;
-		/* j-chunks: contiguous j-sets whose rows fit ne_cap */
-		ne_cap = ne_all <= avail / 2 ? ne_all : avail / 2;
-		jcut = (int64_t *)malloc(sizeof(int64_t) * (size_t)(pk.n_sets + 1));
-		if (!jcut) { st = RK_ERES; rk_set_error("out of memory"); goto done; }
-		jcut[0] = 0;
-		uint64_t ne_max = 0;
-		for (int64_t q = 0; q < pk.n_sets;) {
-			int64_t e = q;
-			while (e < pk.n_sets && (uint64_t)(pk.jrow[e + 1] - pk.jrow[q]) * row_b <= ne_cap &&
-			       (!rk_tune.gpu_chunk_sets || e - q < rk_tune.gpu_chunk_sets)) e++;
-			if (e == q) {
-				st = RK_ERES;
-				rk_set_error("device memory limit of %.3g MB is too small for one set of 1024 reads (%.3g MB); raise --device-memory",
-				             budget / 1e6, (double)(pk.jrow[q + 1] - pk.jrow[q]) * row_b / 1e6);
-				goto done;
-			}
-			uint64_t b = (uint64_t)(pk.jrow[e] - pk.jrow[q]) * row_b;
-			if (b > ne_max) ne_max = b;
-			jcut[++n_jchunk] = q = e;
-		}
-		uint64_t icap = avail > ne_max ? avail - ne_max : 0;
-		/* i-chunk sizes: the largest chunk sets the buffers */
-		uint64_t code_max = 0, task_max = 0, S_max = 0, read_max = 0;
-		for (int64_t a = lo; a < hi;) {
-			int64_t b = rg_ichunk_end(s, a, hi, tau, icap, rk_tune.gpu_chunk_reads);
-			uint64_t nt = 0, ns = 0;
-			for (int64_t r = a; r < b; r++) {
-				uint64_t L = s->len[r] >= tau ? (uint64_t)(s->len[r] - tau + 1) : 0;
-				nt += L; ns += rg_ncounters(s->len[r], tau);
-			}
-			if (b == a) {
-				st = RK_ERES;
-				rk_set_error("device memory limit of %.3g MB is too small for read %lld; raise --device-memory", budget / 1e6, (long long)a + 1);
-				goto done;
-			}
-			if (s->off[b] - s->off[a] > code_max) code_max = s->off[b] - s->off[a];
-			if (nt > task_max) task_max = nt;
-			if (ns > S_max) S_max = ns;
-			if ((uint64_t)(b - a) > read_max) read_max = (uint64_t)(b - a);
-			sp->n_ichunk++;
-			a = b;
-		}
-		sp->n_jchunk = n_jchunk;
-		CUDA_CHECK_GOTO(cudaMalloc(&d.ne, ne_max + RG_PAD_ROWS * row_b), done);
-		/* on the call's stream, like every other operation: the legacy default stream is
-		 * not ordered with a non-blocking stream, so a plain cudaMemset here could land after
-		 * the rows are uploaded (or after the kernel) and zero them (issue 8) */
-		CUDA_CHECK_GOTO(cudaMemsetAsync(d.ne, 0, ne_max + RG_PAD_ROWS * row_b, stream), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.jlen, sizeof(int32_t) * (size_t)(pk.n_sets + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.jmixed, (size_t)pk.n_sets + 1), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.codes, code_max + 4), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.tasks, sizeof(rg_task_t) * (task_max + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.S, 4 * (S_max + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.rtask, sizeof(int64_t) * (read_max + 1)), done);
-		CUDA_CHECK_GOTO(cudaMalloc(&d.cand, sizeof(rkt_cand_t) * (read_max + 1)), done);
-		sp->dev_bytes = ne_max + meta + code_max + sizeof(rg_task_t) * task_max + 4 * S_max + 32 * read_max;
-		htask = (rg_task_t *)malloc(sizeof(rg_task_t) * (task_max + 1));
-		hrtask = (int64_t *)malloc(sizeof(int64_t) * (read_max + 1));
-		if (!htask || !hrtask) { st = RK_ERES; rk_set_error("out of memory"); goto done; }
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jrow, pk.jrow, sizeof(int64_t) * (size_t)(pk.n_sets + 1), cudaMemcpyHostToDevice, stream), done);
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jlen, pk.jlen, sizeof(int32_t) * (size_t)pk.n_sets, cudaMemcpyHostToDevice, stream), done);
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(d.jmixed, pk.jmixed, (size_t)pk.n_sets, cudaMemcpyHostToDevice, stream), done);
-
-		rg_kparams_t p;
-		memset(&p, 0, sizeof p);
-		p.jrow = d.jrow; p.jlen = d.jlen; p.jmixed = d.jmixed; p.ne = d.ne; p.codes = d.codes;
-		p.carveout = rk_tune.gpu_carveout;
-		p.S = d.S; p.k = k; p.tau = tau; p.lr = lr; p.lpad = lpad; p.tpw = tpw;
-		int64_t total_tasks = 0, done_tasks = 0;
+		rg_loop_t L;
+		memset(&L, 0, sizeof L);
+		L.d = &d;
+		L.pk = &pk;
+		L.pl = &pl;
+		rg_kparams_t *p = &L.p;
+		p->jrow = d.jrow; p->jlen = d.jlen; p->jmixed = d.jmixed; p->ne = d.ne; p->codes = d.codes;
+		p->carveout = rk_tune.gpu_carveout;
+		p->S = d.S; p->k = k; p->tau = tau; p->lr = lr; p->lpad = lpad; p->tpw = tpw;
+		int64_t total_tasks = 0;
 		for (int64_t r = lo; r < hi; r++) total_tasks += s->len[r] >= tau ? s->len[r] - tau + 1 : 0;
-		total_tasks *= n_jchunk;
+		total_tasks *= pl.n_jchunk;
 		rk_progress_start(&prog, "rkt gpu: tasks (read x start)", (double)total_tasks);
-		int64_t per_launch = RG_LAUNCH_TASKS - RG_LAUNCH_TASKS % (warps * tpw);
-		int64_t uploaded = -1;  /* j-chunk whose rows are on the device */
+		L.prog = &prog;
+		L.sp = sp;
+		L.warps = warps;
+		L.per_launch = RG_LAUNCH_TASKS - RG_LAUNCH_TASKS % (warps * tpw);
+		L.uploaded = -1;
 		for (int64_t a = lo; a < hi;) {
-			const int64_t b = rg_ichunk_end(s, a, hi, tau, icap, rk_tune.gpu_chunk_reads);
-			int64_t nt = 0, ns = 0;
-			const uint64_t base = s->off[a];
-			for (int64_t r = a; r < b; r++) {
-				hrtask[r - a] = nt;
-				for (int32_t x = 0; x + tau <= s->len[r]; x++) {
-					rg_task_t *t = &htask[nt++];
-					t->code = (int64_t)(s->off[r] - base) + x;
-					t->soff = ns;
-					t->slot = pk.slot_of[r];
-					t->n = s->len[r] - x;
-					ns += t->n - tau + 1;
-				}
-			}
-			hrtask[b - a] = nt;
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.codes, s->code + base, s->off[b] - base, cudaMemcpyHostToDevice, stream), done);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.tasks, htask, sizeof(rg_task_t) * (size_t)nt, cudaMemcpyHostToDevice, stream), done);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(d.rtask, hrtask, sizeof(int64_t) * (size_t)(b - a + 1), cudaMemcpyHostToDevice, stream), done);
-			CUDA_CHECK_GOTO(cudaMemsetAsync(d.S, 0, 4 * (size_t)ns, stream), done);
-			for (int64_t jc = 0; jc < n_jchunk; jc++) {
-				p.j0 = (int32_t)jcut[jc]; p.j1 = (int32_t)jcut[jc + 1]; p.row0 = pk.jrow[p.j0];
-				if (uploaded != jc) {
-					CUDA_CHECK_GOTO(cudaMemcpyAsync(d.ne, pk.ne + (size_t)p.row0 * RG_ROW,
-					                                (size_t)(pk.jrow[p.j1] - p.row0) * RG_ROW * 4, cudaMemcpyHostToDevice, stream), done);
-					uploaded = jc;
-				}
-				for (int64_t tb = 0; tb < nt; tb += per_launch) {
-					p.tasks = d.tasks + tb;
-					p.n_tasks = nt - tb < per_launch ? nt - tb : per_launch;
-					rg_sup_arg_t sa = { &p, warps };
-					if ((st = rgpu_rt_timed(&d.rt, rg_sup_launch, &sa)) != RK_OK) goto done;
-					done_tasks += p.n_tasks;
-					rk_progress(&prog, (double)done_tasks);
-				}
-			}
-			rg_cand_arg_t ca = { d.S, d.rtask, d.tasks, b - a, tau, o->t, d.cand };
-			if ((st = rgpu_rt_timed(&d.rt, rg_cand_launch, &ca)) != RK_OK) goto done;
-			sp->n_launch--;  /* launches count the support kernels */
-			CUDA_CHECK_GOTO(cudaMemcpyAsync(out + (a - lo), d.cand, sizeof(rkt_cand_t) * (size_t)(b - a), cudaMemcpyDeviceToHost, stream), done);
-			CUDA_CHECK_GOTO(cudaStreamSynchronize(stream), done);
+			const int64_t b = rg_ichunk_end(s, a, hi, tau, pl.icap, rk_tune.gpu_chunk_reads);
+			int64_t ns = 0;
+			const int64_t nt = rg_tasks(s, &pk, a, b, tau, htask, hrtask, &ns);
+			if ((st = rg_ichunk_run(&L, o, s, a, b, tau, htask, hrtask, nt, ns, out + (a - lo)))) goto done;
 			a = b;
 		}
 	}
@@ -255,7 +335,7 @@ done:
 	rk_progress_end(&prog);
 	rg_dev_free(&d);
 	rg_pack_free(&pk);
-	free(htask); free(hrtask); free(jcut);
+	free(htask); free(hrtask); free(pl.jcut);
 	sp->total_s = rk_realtime() - t_start;
 	return st;
 }
