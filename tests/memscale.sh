@@ -4,9 +4,13 @@
 # on a pair of 10 bp. (Not for sanitizer builds: their shadow memory is most of the RSS.)
 #  --path, a short sequence against a long one, both orders: 10 bp x N Mb within 4 bytes a
 #  base of the long one (before the fix: 34 bytes a base for lev, 19 for lcs, with A short).
-# Usage: memscale.sh RKTLCS TMPDIR [MB]   (MB: the long sequence, default 20)
+#  lev --all with 239 MB of output (1500 reads of 16 bp with names of 100 characters), one
+#  rank and two: every rank within the fixed cost + 40 MB (before: each rank held all of its
+#  rows, 243 MB at one rank), the same bytes at both.
+# Usage: memscale.sh RKTLCS MPIEXEC TMPDIR [MB]   (MB: the long sequence, default 20)
 set -u
-cli=$1 tmp=$2 mb=${3:-20}
+cli=$1 mpiexec=$2 tmp=$3 mb=${4:-20}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$tmp"; mkdir -p "$tmp"
 cd "$tmp" || exit 1
 [ -x /usr/bin/time ] || { echo "no /usr/bin/time: skipped"; exit 77; }
@@ -35,5 +39,22 @@ for mode in lev lcs; do
 		else ok "$mode --path $order: peak $kb kB <= $lim kB ($(awk -v k=$((kb - fixed)) -v n=$n 'BEGIN { printf "%.2f", k * 1000 / n }') bytes a base over the fixed cost)"; fi
 	done
 done
+# lev --all: rows of about 160 bytes, nearly no compute
+awk 'BEGIN { srand(27); x = sprintf("%090d", 0); for (i = 0; i < 1500; i++) { s = ""
+	for (k = 0; k < 16; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1); printf ">read%06d_%s\n%s\n", i, x, s } }' > many.fa
+peak "$cli" lev --all many.fa --threads 2 -q -o all1.out
+size=$(wc -c < all1.out)
+if [ $rc -ne 0 ] || [ $size -lt 200000000 ]; then bad "lev --all: exit $rc, $size bytes of output"
+elif [ $kb -gt $((fixed + 40000)) ]; then bad "lev --all, one rank: peak $kb kB for $size bytes of output, over $((fixed + 40000)) kB"
+else ok "lev --all, one rank: peak $kb kB for $size bytes of output (<= $((fixed + 40000)) kB)"; fi
+# two ranks, each measured; MPI's own share measured alike on a tiny run
+ranks() { rm -f rss.*; timeout 300 "$mpiexec" --oversubscribe -np 2 bash -c \
+	'/usr/bin/time -f %M -o rss.${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}} "$0" "$@"' "$cli" "$@"; rc=$?; kb=$(cat rss.* | sort -n | tail -1); }
+ranks lev --path short.fa short.fa --threads 1 -q -o f2.out
+fixed2=$kb
+ranks lev --all many.fa --threads 1 -q -o all2.out
+if [ $rc -ne 0 ] || ! cmp -s all1.out all2.out; then bad "lev --all, two ranks: exit $rc, or not the bytes of one rank"
+elif [ $kb -gt $((fixed2 + 40000)) ]; then bad "lev --all, two ranks: a rank peaks at $kb kB, over $((fixed2 + 40000)) kB"
+else ok "lev --all, two ranks: the same bytes, ranks peak at $(cat rss.* | tr '\n' ' ')kB (<= $((fixed2 + 40000)))"; fi
 echo "memscale: $pass passed, $fail failed"
 [ $fail -eq 0 ]
