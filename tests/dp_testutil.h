@@ -84,6 +84,32 @@ static inline int64_t dt_replay(const uint64_t *run, int64_t n, const char *a, i
 	return lcs ? m : c;
 }
 
+/* Case it of a short sequence against a long one, in either order (odd it: the long one
+ * first): 1-64 symbols (every fourth case 65-200) against 20-100 kb (5-30 kb for the longer
+ * short ones). The long one is over two symbols, with a mutated copy of the short one (over
+ * four) at a multiple of 8192 columns give or take a few (the blocks of the long traceback),
+ * or anywhere; one case in five has no copy and four symbols. Both malloc'ed, NUL-terminated. */
+static inline void dt_short_long(long it, char **a, int64_t *la, char **b, int64_t *lb)
+{
+	int64_t ns = it % 4 == 3 ? tu_range(65, 200) : tu_range(1, 64);
+	int64_t nl = ns > 64 ? tu_range(5000, 30000) : tu_range(20000, 100000);
+	char *s = malloc((size_t)ns + 1), *l = malloc((size_t)nl + 1), *m = malloc((size_t)(2 * ns + 1024));
+	int punk = it % 3 == 0 ? (int)tu_range(1, 5) : 0;
+	dt_random(s, ns, 4, punk);
+	dt_random(l, nl, it % 5 == 4 ? 4 : 2, punk);
+	if (it % 5 != 4) {
+		int64_t nm = dt_mutate(s, ns, m, (int)tu_range(0, 3), (int)tu_range(0, 15), 4, punk), at;
+		if (nm > nl) nm = nl;
+		if (tu_range(0, 2)) at = 8192 * tu_range(1, nl / 8192 + 1) + tu_range(-nm - 3, 3);
+		else at = tu_range(0, nl - nm);
+		at = at < 0 ? 0 : at > nl - nm ? nl - nm : at;
+		memcpy(l + at, m, (size_t)nm);
+	}
+	free(m);
+	if (it & 1) { *a = l; *la = nl; *b = s; *lb = ns; }
+	else { *a = s; *la = ns; *b = l; *lb = nl; }
+}
+
 /* SIMD levels to test: 0 and whatever the CPU has of 2, 3 and 4 */
 static inline int dt_levels(int *lv, int best)
 {

@@ -19,9 +19,20 @@ mpi() { timeout 300 "$mpiexec" --oversubscribe -np "$@"; }
 awk '/^>/ { n++ } n <= 40' "$data/mixed.fa" > A.fa
 awk '/^>/ { print; next } { s = ""; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); if (i % 17 == 0) c = "A"; if (i % 29 != 0) s = s c } print s }' A.fa > B.fa
 head -2 A.fa > one.fa
+# enough rows for several rounds of the gather at any rank count (45k pairs of --all, 12k one
+# against many): the first round is 4096 pairs a rank, the next ones up to 4 times as many
+awk 'BEGIN { srand(11); for (i = 0; i < 12000; i++) { n = 60 + int(rand() * 80); s = ""
+	for (k = 0; k < n; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1); printf ">m%d\n%s\n", i, s } }' > many.fa
+head -600 many.fa > some.fa
+# rows of 2.5 kB (names of 1200 characters, 2 kb reads, blocks of 512 pairs): a rank's share
+# of the first round passes 4 MB after a block, and goes to rank 0 before the round ends
+awk 'BEGIN { srand(5); x = sprintf("%01200d", 0); for (i = 0; i < 150; i++) { s = ""
+	for (k = 0; k < 2000; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1); printf ">w%d_%s\n%s\n", i, x, s } }' > wide.fa
 # np 1..4 give the same bytes
 for c in "lev|A.fa B.fa --path" "lev|one.fa B.fa -k 5 --path" "lev|--all A.fa --max-dist 40 --path" "lev|--all A.fa --format json" \
-         "lcs|A.fa B.fa --seq --path" "lcs|B.fa one.fa --path --format json"; do
+         "lcs|A.fa B.fa --seq --path" "lcs|B.fa one.fa --path --format json" "lev|--all some.fa --path" \
+         "lev|--all some.fa --format json -k 60" "lcs|one.fa many.fa --seq --format json" "lev|many.fa one.fa --path" \
+         "lev|--all -k 0 wide.fa"; do
 	IFS='|' read -r mode args <<< "$c"
 	"$cli" $mode $args -q -o ref.out || { bad "$mode $args: exit $?"; continue; }
 	same=1
@@ -30,6 +41,19 @@ for c in "lev|A.fa B.fa --path" "lev|one.fa B.fa -k 5 --path" "lev|--all A.fa --
 		cmp -s ref.out np$np.out || same=0
 	done
 	[ $same -eq 1 ] && ok "$mode $args: np 1-4 identical ($(grep -vc '^#' ref.out) lines)" || bad "$mode $args: np 2-4 differ from np 1"
+	if [[ $args == *wide.fa ]]; then
+		"$cli" $mode $args -v -o /dev/null 2>&1 >/dev/null | grep -q 'rank 0 sends .* before the end of the round' \
+			&& ok "$mode $args: rows sent before the end of a round" || bad "$mode $args: no rows sent before the end of a round"
+	fi
+	# the rounds: every row once, in order (np 1 against the pairs themselves)
+	if [[ $args == "--all some.fa --path" || $args == "many.fa one.fa --path" ]]; then
+		all=0; [[ $args == --all* ]] && all=1
+		rounds=$(mpi 2 "$cli" $mode $args --threads 1 -v -o /dev/null 2>&1 >/dev/null | grep -c 'a round of items')
+		awk -F'\t' -v all=$all 'NR <= 2 { next } { if (all) { if (++j >= n) { i++; j = i + 1 } want = "m" i "\tm" j }
+			else want = "m" (NR - 3) "\tm0"; if ($1 "\t" $2 != want) { print "row " NR - 2 ": " $1 " " $2 ", want " want; exit 1 } }
+			END { if (NR - 2 != (all ? n * (n - 1) / 2 : 12000)) { print NR - 2 " rows"; exit 1 } }' n=300 i=0 j=0 ref.out > order.err \
+			&& [ "$rounds" -ge 2 ] && ok "$mode $args: $rounds rounds, every row once in order" || bad "$mode $args: $rounds rounds, $(cat order.err)"
+	fi
 done
 # bad input: exit 1, one line, no output
 expect1() {

@@ -102,6 +102,21 @@ static void check_pair(const char *a, int64_t la, const char *b, int64_t lb, con
 	free(wc);
 }
 
+/* A short sequence against a long one, both orders: the long traceback of one word of rows
+ * (block by block) and Hirschberg on few rows over long B, against the naive DP. */
+static void test_short_long(long n)
+{
+	for (long it = 0; it < n; it++) {
+		char *a, *b, what[48];
+		int64_t la, lb;
+		dt_short_long(it, &a, &la, &b, &lb);
+		snprintf(what, sizeof what, "short/long case %ld", it);
+		check_pair(a, la, b, lb, what);
+		free(a);
+		free(b);
+	}
+}
+
 typedef struct {
 	char *a, *b;
 	int64_t la, lb;
@@ -255,6 +270,7 @@ int main(int argc, char **argv)
 	test_basics();
 	test_oom();
 	test_random(n);
+	test_short_long(n / 25 + 4);
 	test_slabs(n / 4 + 20);
 	fprintf(stderr, "test_lcs: %lld pair x level x thread checks\n", (long long)n_checked);
 	return tu_done("test_lcs");

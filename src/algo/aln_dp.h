@@ -26,9 +26,10 @@ typedef void (*aln_slab_fn)(const aln_prep_t *p, int simd, int64_t r0, int64_t r
 typedef struct {
 	int kind;                 /* ALN_LEV, ALN_LCS */
 	aln_slab_fn slab;
-	/* every column's state of the whole prep for aln_trace, column j (1..lb) at
-	 * st + (j - 1) * nw * (4 lev, 2 lcs), the planes of a word consecutive */
-	void (*full_cols)(const aln_prep_t *p, uint64_t *st);
+	/* the state of columns j0 + 1 .. j1 (DP columns; 0 <= j0 < j1 <= lb) for aln_trace,
+	 * column j at st + (j - j0 - 1) * nw * (4 lev, 2 lcs), the planes of a word consecutive;
+	 * j0 > 0 reads column j0's vertical planes at st - nw * (4, 2) */
+	void (*full_cols)(const aln_prep_t *p, int64_t j0, int64_t j1, uint64_t *st);
 } aln_kind_t;
 extern const aln_kind_t aln_lev, aln_lcs;
 

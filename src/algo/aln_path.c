@@ -43,6 +43,35 @@ static rk_status_t trace_emit(trace_t *t, aln_path_t *path)
 	return st;
 }
 
+/* one step back from cell (i, j), i, j > 0, over columns cs words apart */
+static inline void trace_step(int kind, trace_t *x, int64_t cs, int64_t ws, int64_t ps)
+{
+	const uint64_t *col = x->col;
+	int64_t w = x->w;
+	int sh = x->sh, op;
+	if (kind == ALN_LEV) {
+		int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
+		if (dh == 1) op = ALN_D;
+		else if (x->a[x->i - 1] == x->b[x->j - 1]) op = ALN_EQ;
+		else {
+			int dv = x->j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
+			op = dh + dv == 1 ? ALN_X : ALN_I;
+		}
+	} else {
+		op = !(col[w + ps] >> sh & 1) ? ALN_D : x->a[x->i - 1] == x->b[x->j - 1] ? ALN_M : ALN_I;
+	}
+	x->ops[x->n++] = (uint8_t)op;
+	if (op != ALN_D) {
+		x->i--;
+		if (--x->sh < 0) { x->sh = 63; x->w -= ws; }
+	}
+	if (op != ALN_I) {
+		x->j--;
+		x->col -= cs;
+		__builtin_prefetch(x->col - cs + x->w);
+	}
+}
+
 rk_status_t aln_trace_n(int kind, int n, const aln_trace_in_t *in, aln_path_t *const *paths)
 {
 	trace_t t[16];
@@ -63,33 +92,7 @@ rk_status_t aln_trace_n(int kind, int n, const aln_trace_in_t *in, aln_path_t *c
 		for (int l = 0; l < n; l++) {
 			trace_t *x = &t[l];
 			if (x->i <= 0 || x->j <= 0) continue;
-			const int64_t cs = in[l].c.cs, ws = in[l].c.ws, ps = in[l].c.ps;
-			const uint64_t *col = x->col;
-			int64_t w = x->w;
-			int sh = x->sh, op, up, left;
-			if (kind == ALN_LEV) {
-				int dh = (int)(col[w + 2 * ps] >> sh & 1) - (int)(col[w + 3 * ps] >> sh & 1);
-				if (dh == 1) op = ALN_D;
-				else if (x->a[x->i - 1] == x->b[x->j - 1]) op = ALN_EQ;
-				else {
-					int dv = x->j > 1 ? (int)(col[w - cs] >> sh & 1) - (int)(col[w - cs + ps] >> sh & 1) : 1;
-					op = dh + dv == 1 ? ALN_X : ALN_I;
-				}
-			} else {
-				op = !(col[w + ps] >> sh & 1) ? ALN_D : x->a[x->i - 1] == x->b[x->j - 1] ? ALN_M : ALN_I;
-			}
-			x->ops[x->n++] = (uint8_t)op;
-			up = op != ALN_D;
-			left = op != ALN_I;
-			if (up) {
-				x->i--;
-				if (--x->sh < 0) { x->sh = 63; x->w -= ws; }
-			}
-			if (left) {
-				x->j--;
-				x->col -= cs;
-				__builtin_prefetch(x->col - cs + x->w);
-			}
+			trace_step(kind, x, in[l].c.cs, in[l].c.ws, in[l].c.ps);
 			live -= x->i <= 0 || x->j <= 0;
 		}
 	}
@@ -106,21 +109,52 @@ rk_status_t aln_trace(int kind, const char *a, int64_t la, const char *b, int64_
 	return aln_trace_n(kind, 1, &in, &path);
 }
 
-/* full DP and traceback on a prepared pair (B of p is b[0, lb)) */
+/* The ops of t so far (read backwards) as runs onto rev, the path from its end. */
+static rk_status_t trace_flush(trace_t *t, aln_path_t *rev)
+{
+	rk_status_t st = RK_OK;
+	for (int64_t q = 0; q < t->n && !st;) {
+		int64_t e = q + 1;
+		while (e < t->n && t->ops[e] == t->ops[q]) e++;
+		st = aln_path_push(rev, t->ops[q], e - q);
+		q = e;
+	}
+	t->n = 0;
+	return st;
+}
+
+/* Full DP and traceback on a prepared pair (B of p is b[0, lb)). The columns are held a block
+ * of TRACE_WORDS words at a time: a long B (a short A against a genome: one word of rows, 32
+ * bytes a column for lev) is traced back block by block from the last, each block recomputed
+ * from the column before it, kept by the forward pass. That costs a second pass over B and
+ * keeps the memory at the size of a block, the checkpoints and the path's runs. */
+#define TRACE_WORDS (1 << 15)
 static rk_status_t base_prep(const aln_kind_t *K, const aln_prep_t *p, const char *a, const char *b, aln_path_t *path,
                              int64_t *cost)
 {
 	const int kind = K->kind;
-	const int64_t la = p->la, lb = p->lb, per = kind == ALN_LEV ? 4 : 2;
-	uint64_t *cols = malloc((size_t)(lb * p->nw * per) * sizeof(uint64_t));
-	if (!cols) {
+	const int64_t la = p->la, lb = p->lb, per = kind == ALN_LEV ? 4 : 2, cs = p->nw * per;
+	const int64_t bw = i64min(lb, i64max(64, TRACE_WORDS / cs)), nb = (lb + bw - 1) / bw;
+	/* slot 0: the column before the block; checkpoints: that column for each block */
+	uint64_t *cols = malloc((size_t)((bw + 1) * cs) * sizeof(uint64_t));
+	uint64_t *ck = nb > 1 ? malloc((size_t)(nb * cs) * sizeof(uint64_t)) : 0;
+	uint8_t *ops = malloc((size_t)(bw + la + 1));
+	aln_path_t rev = { 0 };
+	rk_status_t st = RK_OK;
+	if (!cols || (nb > 1 && !ck) || !ops) {
 		rk_set_error("out of memory for a %lld x %lld traceback", (long long)la, (long long)lb);
-		return RK_ERES;
+		st = RK_ERES;
+		goto out;
 	}
-	aln_cols_t c = { cols, p->nw * per, per, 1 };
-	const uint64_t *last = cols + (lb - 1) * p->nw * per;
+	int64_t j0 = 0;
+	for (int64_t q = 0; q < nb; q++, j0 += bw) {
+		if (q) memcpy(cols, cols + bw * cs, (size_t)cs * sizeof(uint64_t));
+		if (ck) memcpy(ck + q * cs, cols, (size_t)cs * sizeof(uint64_t));
+		K->full_cols(p, j0, i64min(lb, j0 + bw), cols + cs);
+	}
+	j0 -= bw;
+	const uint64_t *last = cols + (lb - j0) * cs;
 	int64_t sum = 0;  /* lev: vertical deltas of the last column; lcs: its lcs */
-	K->full_cols(p, cols);
 	for (int64_t w = 0; w < p->nw; w++) {
 		int r = la - 64 * w >= 64 ? 64 : (int)(la - 64 * w);
 		uint64_t m = r == 64 ? ~0ull : (1ull << r) - 1;
@@ -128,8 +162,27 @@ static rk_status_t base_prep(const aln_kind_t *K, const aln_prep_t *p, const cha
 		else sum += r - aln_pop64(last[w * per] & m);
 	}
 	*cost = kind == ALN_LEV ? lb + sum : la + lb - 2 * sum;
-	rk_status_t st = aln_trace(kind, a, la, b, lb, &c, path);
+	trace_t x = { a, b, la, lb, 0, ((la - 1) >> 6) * per, last, (int)((la - 1) & 63), ops };
+	for (int64_t q = nb - 1; !st; q--, j0 -= bw) {
+		if (q < nb - 1) {   /* the last block is still there */
+			memcpy(cols, ck + q * cs, (size_t)cs * sizeof(uint64_t));
+			K->full_cols(p, j0, j0 + bw, cols + cs);
+			x.col = cols + (x.j - j0) * cs;
+		}
+		while (x.i > 0 && x.j > j0) trace_step(kind, &x, cs, per, 1);
+		if (x.i <= 0 || x.j <= 0) break;
+		st = trace_flush(&x, &rev);
+	}
+	/* then B's or A's symbols before the cell it stopped at, and the runs from the first */
+	if (!st) st = trace_flush(&x, &rev);
+	if (!st) st = aln_path_push(&rev, ALN_D, x.j);
+	if (!st) st = aln_path_push(&rev, ALN_I, x.i);
+	for (int64_t q = rev.n - 1; q >= 0 && !st; q--) st = aln_path_push(path, (int)(rev.run[q] & 7), (int64_t)(rev.run[q] >> 3));
+out:
 	free(cols);
+	free(ck);
+	free(ops);
+	aln_path_free(&rev);
 	return st;
 }
 
@@ -311,9 +364,12 @@ rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const cha
 	aln_prep_t G, Gr;
 	rk_status_t st = RK_OK;
 	if (la > 64 && la * lb > BASE_CELLS) {
-		st = aln_prep_init(&G, a, la, 0, b, lb, 0, simd);
+		/* the SIMD slabs take 3 words of rows or more: below, B's byte masks (bytes a symbol
+		 * of B per code bit, in both directions) would only cost memory */
+		const int ps = (la + 63) / 64 >= 3 ? simd : 0;
+		st = aln_prep_init(&G, a, la, 0, b, lb, 0, ps);
 		if (st) return st;
-		st = aln_prep_init(&Gr, a, la, 1, b, lb, 1, simd);
+		st = aln_prep_init(&Gr, a, la, 1, b, lb, 1, ps);
 		if (st) { aln_prep_free(&G); return st; }
 		h.G = &G;
 		h.Gr = &Gr;

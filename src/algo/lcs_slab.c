@@ -91,12 +91,12 @@ void lcs_slab(const aln_prep_t *p, int simd, int64_t r0, int64_t r1, int64_t c0,
 	lcs_slab_scalar(p, r0, r1, c0, c1, hc, v);
 }
 
-static void lcs_full_cols(const aln_prep_t *p, uint64_t *st)
+static void lcs_full_cols(const aln_prep_t *p, int64_t j0, int64_t j1, uint64_t *st)
 {
 	const int64_t nw = p->nw;
-	for (int64_t j = 0; j < p->lb; j++) {
-		const uint64_t *e = p->peq + (int64_t)p->bc[j] * nw, *pr = st + (j - 1) * 2 * nw;
-		uint64_t *o = st + j * 2 * nw, c = 0;
+	for (int64_t j = j0; j < j1; j++) {
+		const uint64_t *e = p->peq + (int64_t)p->bc[j] * nw, *pr = st + (j - j0 - 1) * 2 * nw;
+		uint64_t *o = st + (j - j0) * 2 * nw, c = 0;
 		for (int64_t x = 0; x < nw; x++) {
 			uint64_t V = j ? pr[2 * x] : ~0ull, m = e[x], U = V & m, S = V + U + c;
 			uint64_t cr = (V & U) | ((V | U) & ~S);

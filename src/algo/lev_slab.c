@@ -119,12 +119,12 @@ void lev_slab(const aln_prep_t *p, int simd, int64_t r0, int64_t r1, int64_t c0,
 	lev_slab_scalar(p, r0, r1, c0, c1, hp, hm, pv, mv);
 }
 
-static void lev_full_cols(const aln_prep_t *p, uint64_t *st)
+static void lev_full_cols(const aln_prep_t *p, int64_t j0, int64_t j1, uint64_t *st)
 {
 	const int64_t nw = p->nw;
-	for (int64_t j = 0; j < p->lb; j++) {
-		const uint64_t *e = p->peq + (int64_t)p->bc[j] * nw, *pr = st + (j - 1) * 4 * nw;
-		uint64_t *o = st + j * 4 * nw, hp = 1, hm = 0;
+	for (int64_t j = j0; j < j1; j++) {
+		const uint64_t *e = p->peq + (int64_t)p->bc[j] * nw, *pr = st + (j - j0 - 1) * 4 * nw;
+		uint64_t *o = st + (j - j0) * 4 * nw, hp = 1, hm = 0;
 		for (int64_t x = 0; x < nw; x++) {
 			uint64_t Pv = j ? pr[4 * x] : ~0ull, Mv = j ? pr[4 * x + 1] : 0, eq = e[x];
 			uint64_t Xv = eq | Mv;

@@ -210,6 +210,55 @@ rk_status_t rmpi_gather_each(const rmpi_t *w, const void *mine, uint64_t n, rmpi
 	return rmpi_agree(w, st);
 }
 
+enum { RMPI_TAG_PIECE = 9 };
+
+/* a piece to rank 0: its size and whether more follow, then its bytes */
+static void piece_send(const rmpi_t *w, const void *data, uint64_t n, int more)
+{
+	uint64_t hdr[2] = { n, (uint64_t)more };
+	if (MPI_Send(hdr, 2, MPI_UINT64_T, 0, RMPI_TAG_PIECE, w->comm) != MPI_SUCCESS) rmpi_die(w, "gather");
+	rmpi_send(w, data, (size_t)n, 0, RMPI_TAG_PIECE);
+}
+
+rk_status_t rmpi_pieces_put(const rmpi_t *w, rmpi_pieces_t *g, const void *data, uint64_t n)
+{
+	if (w->rank != 0) {
+		piece_send(w, data, n, 1);
+		return RK_OK;
+	}
+	if (!g->st && (g->st = g->take(g->ctx, 0, data, n)) != RK_OK) rk_err("%s", rk_error());
+	return g->st;
+}
+
+rk_status_t rmpi_pieces_end(const rmpi_t *w, rmpi_pieces_t *g, const void *data, uint64_t n, rk_status_t st)
+{
+	if (w->rank != 0) {
+		piece_send(w, data, n, 0);
+		return rmpi_agree(w, st);
+	}
+	if (!st) rmpi_pieces_put(w, g, data, n);
+	char *buf = 0;
+	uint64_t cap = 0;
+	for (int p = 1; p < w->size; p++) {
+		uint64_t hdr[2];
+		do {
+			if (MPI_Recv(hdr, 2, MPI_UINT64_T, p, RMPI_TAG_PIECE, w->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) rmpi_die(w, "gather");
+			if (hdr[0] > cap) {
+				free(buf);
+				cap = hdr[0];
+				if (!(buf = malloc(cap))) {
+					rk_err("rank 0: out of memory receiving %.3g MB from rank %d", cap / 1e6, p);
+					MPI_Abort(w->comm, 2);
+				}
+			}
+			rmpi_recv(w, buf, (size_t)hdr[0], p, RMPI_TAG_PIECE);
+			if (!g->st && (g->st = g->take(g->ctx, p, buf, hdr[0])) != RK_OK) rk_err("%s", rk_error());
+		} while (hdr[1]);
+	}
+	free(buf);
+	return rmpi_agree(w, st ? st : g->st);
+}
+
 rk_status_t rmpi_check_outputs(const rmpi_t *w, const char *const *outs, int n_out, const char *const *ins, int n_in)
 {
 	rk_status_t st = RK_OK;

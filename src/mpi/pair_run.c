@@ -1,6 +1,7 @@
 /* The pairwise driver (pair_run.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "mpi/pair_run.h"
 #include "mpi/split_run.h"
 #include "algo/near.h"
@@ -13,6 +14,9 @@
 #define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
 #define PAIR_NEAR_ROWS 65536            /* --all --max-dist: rows whose candidates are found at once, */
 #define PAIR_NEAR_SLOTS (1ll << 24)     /* ... fewer when rows x reads (the most candidates) exceeds this */
+#define PAIR_CHUNK (4 << 20)            /* bytes of rows a rank holds before they go to rank 0 */
+#define PAIR_ROUND (PAIR_CHUNK / 2)     /* bytes of rows a rank makes in a round, as far as foreseen */
+#define PAIR_FIRST 4096.0               /* pairs a rank in the first round, before the size of a row is known */
 
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
 static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
@@ -38,10 +42,54 @@ static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
 	return rio_buf_write(&b, g->out->fp, rio_out_name(g->out));
 }
 
-/* Compute pairs (ai[q], bi[q]) for q in [0, n) and format their rows into rows. */
-static rk_status_t pair_block(const rmpi_pairs_t *s, rmpi_be_t *be, int nth, const rio_reads_t *A, const rio_reads_t *B,
-                              const int64_t *ai, const int64_t *bi, int64_t n, rio_buf_t *rows, double *cells)
+/* One run of the driver: its inputs, the split, the output and the tallies. */
+typedef struct {
+	const rmpi_t *w;
+	const rmpi_pairs_t *s;
+	double t0, cells, n_cand, done_cost;
+	rio_reads_t A, B;
+	const rio_reads_t *Bp;    /* the second sequence of a pair: B, or A with --all */
+	rmpi_be_t be;
+	int nth;
+	int64_t n_items, n_rows, n_split;
+	double *cost;             /* the split's cost of each item */
+	int64_t *bounds, *ai, *bi;
+	aln_near_t *near;         /* --all --max-dist: candidates of rows [nq0, nq1): js[noff[q - nq0] ..] */
+	int64_t *js, *noff, nq0, nq1;
+	const char **seqs;
+	int64_t *lens;
+	rmpi_split_prof_t sprof;
+	rmpi_clock_t clk;
+	rk_progress_t prog;
+	rio_out_t out;
+	int out_open;
+	pair_gather_t g;
+	rio_buf_t rows;
+	rmpi_pieces_t *pieces;    /* this round's gather */
+	uint64_t flushed;         /* bytes of this round's rows that went to rank 0 before its end */
+	double per_pair, last;    /* bytes of output a pair and pairs in the last round (0: none yet) */
+} pair_job_t;
+
+/* Rows past PAIR_CHUNK bytes go to rank 0 now: rank 0's to the output at once, another rank's
+ * when rank 0 comes to it in the round's gather (it waits until then). */
+static rk_status_t pair_flush(pair_job_t *j)
 {
+	if (j->rows.l < PAIR_CHUNK) return RK_OK;
+	rk_debug("%s: rank %d sends %zu bytes of rows before the end of the round", j->s->meta.mode == RIO_LEV ? "lev" : "lcs",
+	         j->w->rank, (size_t)j->rows.l);
+	rk_status_t st = rmpi_pieces_put(j->w, j->pieces, j->rows.s, j->rows.l);
+	j->flushed += j->rows.l;
+	j->rows.l = 0;
+	return st;
+}
+
+/* Compute pairs (ai[q], bi[q]) for q in [0, n) and format their rows into j->rows. */
+static rk_status_t pair_block(pair_job_t *j, int64_t n)
+{
+	const rmpi_pairs_t *s = j->s;
+	const rio_reads_t *A = &j->A, *B = j->Bp;
+	const int64_t *ai = j->ai, *bi = j->bi;
+	rmpi_be_t *be = &j->be;
 	aln_pair_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
 	int64_t *val = malloc(sizeof *val * (size_t)(n ? n : 1));
 	aln_path_t *paths = s->mode.want_path ? calloc((size_t)(n ? n : 1), sizeof *paths) : 0;
@@ -54,7 +102,7 @@ static rk_status_t pair_block(const rmpi_pairs_t *s, rmpi_be_t *be, int nth, con
 	for (int64_t q = 0; q < n; q++) {
 		p[q].a = rio_seq(A, ai[q]); p[q].la = rio_len(A, ai[q]);
 		p[q].b = rio_seq(B, bi[q]); p[q].lb = rio_len(B, bi[q]);
-		*cells += (double)p[q].la * (double)p[q].lb;
+		j->cells += (double)p[q].la * (double)p[q].lb;
 	}
 	if (be->use_gpu && s->mode.gpu) {
 		st = s->mode.gpu(s->mode.algo, p, n, &be->g, val, paths, &be->stats);
@@ -66,17 +114,20 @@ static rk_status_t pair_block(const rmpi_pairs_t *s, rmpi_be_t *be, int nth, con
 		int64_t q0 = 0;
 		for (int64_t q = 0; q <= n && !st; q++) {
 			if (q < n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
-			if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, nth, val + q0, paths ? paths + q0 : 0);
-			if (!st && q < n) st = s->mode.cpu(s->mode.algo, p + q, 1, nth, val + q, paths ? paths + q : 0);
+			if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, val + q0, paths ? paths + q0 : 0);
+			if (!st && q < n) st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, val + q, paths ? paths + q : 0);
 			q0 = q + 1;
 		}
 		if (st) { rk_err("%s", rk_error()); goto done; }
 	}
-	for (int64_t q = 0; q < n; q++) {
+	for (int64_t q = 0; q < n && !st; q++) {
 		if (s->all && s->max_dist >= 0 && (val[q] < 0 || val[q] > s->max_dist)) continue;
-		rio_pair_row(rows, &s->meta, rio_name(A, ai[q]), p[q].la, rio_name(B, bi[q]), p[q].lb, p[q].a, val[q], paths ? &paths[q] : 0);
+		rio_pair_row(&j->rows, &s->meta, rio_name(A, ai[q]), p[q].la, rio_name(B, bi[q]), p[q].lb, p[q].a, val[q],
+		             paths ? &paths[q] : 0);
+		if (j->rows.oom) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
+		else st = pair_flush(j);
 	}
-	if (rows->oom) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
+	j->n_rows += n;
 done:
 	if (paths) for (int64_t q = 0; q < n; q++) aln_path_free(&paths[q]);
 	free(p); free(val); free(paths);
@@ -98,206 +149,298 @@ static void pair_split(const double *c, int64_t n, int parts, int64_t *bounds)
 	bounds[parts] = n;
 }
 
-rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
+/* read: the outputs checked, the backend chosen, the inputs on every rank, the pairing checked */
+static rk_status_t pair_read(pair_job_t *j)
 {
-	double t0 = rk_realtime(), cells = 0;
-	rio_reads_t A, B;
-	rio_out_t out;
-	rio_buf_t rows = { 0 };
-	rmpi_be_t be;
-	rk_status_t st;
-	int64_t *bounds = 0, *ai = 0, *bi = 0, *js = 0, n_items = 0, n_rows = 0, n_split = 0;
-	double *cost = 0;
-	aln_near_t *near = 0;
-	int64_t *noff = 0, nq0 = 0, nq1 = 0;  /* candidates of rows [nq0, nq1): js[noff[q - nq0] ..] */
-	const char **seqs = 0;
-	int64_t *lens = 0;
-	rmpi_split_prof_t sprof;
-	memset(&sprof, 0, sizeof sprof);
-	int out_open = 0;
-	memset(&A, 0, sizeof A); memset(&B, 0, sizeof B);
-
+	const rmpi_t *w = j->w;
+	const rmpi_pairs_t *s = j->s;
 	const char *outs[2] = { s->c->output, s->c->stats }, *ins[2] = { s->in_a, s->in_b };
-	rmpi_clock_t clk;
-	rmpi_clock_start(&clk);
+	rk_status_t st;
 	if ((st = rmpi_check_outputs(w, outs, 2, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
-	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &be)) != RK_OK) return st;
-	rk_debug("%s: backend chosen %.3f s after the start", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - t0);
-	if ((st = s->in_b ? rmpi_read_two(w, s->in_a, s->in_b, 0, &A, &B, &clk) : rmpi_read_reads(w, s->in_a, 0, &A, &clk)) != RK_OK)
-		goto done;
-	const rio_reads_t *Bp = &A;
-	if (s->in_b) {
-		Bp = &B;
-		if (w->rank == 0 && A.n != B.n && A.n != 1 && B.n != 1) {
-			rk_err("%s has %lld records and %s has %lld: pairs need equal counts, or one record against many", s->in_a,
-			       (long long)A.n, s->in_b, (long long)B.n);
-			st = RK_EINPUT;
-		}
-		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-		n_items = A.n > B.n ? A.n : B.n;
-	} else n_items = A.n;  /* --all: rows i, each with its pairs (i, j > i) */
+	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &j->be)) != RK_OK) return st;
+	rk_debug("%s: backend chosen %.3f s after the start", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - j->t0);
+	if ((st = s->in_b ? rmpi_read_two(w, s->in_a, s->in_b, 0, &j->A, &j->B, &j->clk) : rmpi_read_reads(w, s->in_a, 0, &j->A, &j->clk)) != RK_OK)
+		return st;
+	j->Bp = &j->A;
+	j->n_items = j->A.n;  /* --all: rows i, each with its pairs (i, j > i) */
+	if (!s->in_b) return RK_OK;
+	j->Bp = &j->B;
+	if (w->rank == 0 && j->A.n != j->B.n && j->A.n != 1 && j->B.n != 1) {
+		rk_err("%s has %lld records and %s has %lld: pairs need equal counts, or one record against many", s->in_a,
+		       (long long)j->A.n, s->in_b, (long long)j->B.n);
+		st = RK_EINPUT;
+	}
+	j->n_items = j->A.n > j->B.n ? j->A.n : j->B.n;
+	return rmpi_agree(w, st);
+}
 
-	/* the split by cells */
-	cost = malloc(sizeof *cost * (size_t)(n_items + 1));
-	bounds = malloc(sizeof *bounds * ((size_t)w->size + 1));
-	if (!cost || !bounds) { rk_err("out of memory"); st = RK_ERES; }
+/* distribute: each item's cost for the split by cells (--all --max-dist: the filter's index) */
+static rk_status_t pair_distribute(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	const rio_reads_t *A = &j->A;
+	const int64_t n = j->n_items;
+	rk_status_t st = RK_OK;
+	j->cost = malloc(sizeof *j->cost * (size_t)(n + 1));
+	j->bounds = malloc(sizeof *j->bounds * ((size_t)j->w->size + 1));
+	if (!j->cost || !j->bounds) { rk_err("out of memory"); st = RK_ERES; }
 	else if (s->all && s->max_dist >= 0 && !rk_tune.all_nofilter) {
 		/* only the pairs the pigeonhole filter lets through are computed (near.h): a row's
 		 * cost is its lookups, about the same for every row */
-		seqs = malloc(sizeof *seqs * (size_t)(n_items + 1));
-		lens = malloc(sizeof *lens * (size_t)(n_items + 1));
-		if (!seqs || !lens) { rk_err("out of memory"); st = RK_ERES; }
+		j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
+		j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
+		if (!j->seqs || !j->lens) { rk_err("out of memory"); st = RK_ERES; }
 		else {
-			for (int64_t i = 0; i < n_items; i++) {
-				seqs[i] = rio_seq(&A, i); lens[i] = rio_len(&A, i);
-				cost[i] = (double)lens[i] + PAIR_OVERHEAD;
+			for (int64_t i = 0; i < n; i++) {
+				j->seqs[i] = rio_seq(A, i); j->lens[i] = rio_len(A, i);
+				j->cost[i] = (double)j->lens[i] + PAIR_OVERHEAD;
 			}
-			if ((st = aln_near_build(&near, n_items, seqs, lens, s->max_dist)) != RK_OK) rk_err("%s", rk_error());
+			if ((st = aln_near_build(&j->near, n, j->seqs, j->lens, s->max_dist)) != RK_OK) rk_err("%s", rk_error());
 		}
 	} else if (s->all) {
 		double suffix = 0;  /* bases of the records after i */
-		for (int64_t i = n_items - 1; i >= 0; i--) {
-			cost[i] = (double)rio_len(&A, i) * suffix + PAIR_OVERHEAD * (double)(n_items - 1 - i);
-			suffix += (double)rio_len(&A, i);
+		for (int64_t i = n - 1; i >= 0; i--) {
+			j->cost[i] = (double)rio_len(A, i) * suffix + PAIR_OVERHEAD * (double)(n - 1 - i);
+			suffix += (double)rio_len(A, i);
 		}
 	} else
-		for (int64_t q = 0; q < n_items; q++) {
+		for (int64_t q = 0; q < n; q++) {
 			int64_t a, b;
-			pair_ix(A.n, Bp->n, q, &a, &b);
-			cost[q] = (double)rio_len(&A, a) * (double)rio_len(Bp, b) + PAIR_OVERHEAD;
+			pair_ix(A->n, j->Bp->n, q, &a, &b);
+			j->cost[q] = (double)rio_len(A, a) * (double)rio_len(j->Bp, b) + PAIR_OVERHEAD;
 		}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	const int nth = be.g.n_threads = rmpi_threads(w, s->c);
-	ai = malloc(sizeof *ai * PAIR_BLOCK_PAIRS);
-	bi = malloc(sizeof *bi * PAIR_BLOCK_PAIRS);
-	if (!ai || !bi) { rk_err("out of memory"); st = RK_ERES; }
+	return rmpi_agree(j->w, st);
+}
 
-	/* rank 0 opens the output and writes the head; the rows follow segment by segment */
-	pair_gather_t g = { &out, 1 };
-	if (!st && w->rank == 0) {
+/* rank 0 opens the output and writes the head; the rows follow segment by segment */
+static rk_status_t pair_open(pair_job_t *j)
+{
+	rk_status_t st = RK_OK;
+	j->nth = j->be.g.n_threads = rmpi_threads(j->w, j->s->c);
+	j->ai = malloc(sizeof *j->ai * PAIR_BLOCK_PAIRS);
+	j->bi = malloc(sizeof *j->bi * PAIR_BLOCK_PAIRS);
+	if (!j->ai || !j->bi) { rk_err("out of memory"); st = RK_ERES; }
+	j->g = (pair_gather_t){ &j->out, 1 };
+	if (!st && j->w->rank == 0) {
 		rio_buf_t h = { 0 };
-		rio_pair_head(&h, &s->meta);
-		if ((st = rio_out_open(&out, s->c->output)) == RK_OK) {
-			out_open = 1;
-			st = rio_buf_write(&h, out.fp, rio_out_name(&out));
+		rio_pair_head(&h, &j->s->meta);
+		if ((st = rio_out_open(&j->out, j->s->c->output)) == RK_OK) {
+			j->out_open = 1;
+			st = rio_buf_write(&h, j->out.fp, rio_out_name(&j->out));
 		}
 		rio_buf_free(&h);
 		if (st) rk_err("%s", rk_error());
 	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	return rmpi_agree(j->w, st);
+}
 
-	rk_progress_t prog;
-	double all_cost = 0, done_cost = 0, n_cand = 0;
-	for (int64_t q = 0; q < n_items; q++) all_cost += cost[q];
-	rk_progress_start(&prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
-	for (int64_t q0 = 0; q0 < n_items && !st;) {
-		int64_t a, b;
-		if (!s->all) pair_ix(A.n, Bp->n, q0, &a, &b);
-		if (!s->all && w->size > 1 && cost[q0] >= rk_tune.split_cells) {
-			/* one huge pair: every rank takes a slab of its rows */
-			int64_t v = -1;
-			aln_path_t path = { 0 };
-			rmpi_split_prof_t one;
-			rmpi_clock_lap(&clk, -1);
-			st = rmpi_split_pair(w, s->mode.split_kind, s->mode.k, rio_seq(&A, a), rio_len(&A, a), rio_seq(Bp, b), rio_len(Bp, b),
-			                     s->mode.want_path, nth, s->mode.gpu ? &be : 0, &v, &path, &one);
-			rmpi_split_prof_add(&sprof, &one);
-			n_split++;
-			rmpi_clock_lap(&clk, RMPI_COMPUTE);
-			if (!st && w->rank == 0) {
-				rows.l = 0;
-				rio_pair_row(&rows, &s->meta, rio_name(&A, a), rio_len(&A, a), rio_name(Bp, b), rio_len(Bp, b), rio_seq(&A, a), v,
-				             s->mode.want_path ? &path : 0);
-				st = pair_take(&g, 0, rows.s, rows.l);
-				if (st) rk_err("%s", rk_error());
+/* compute and write item q0, one huge pair: every rank takes a slab of its rows */
+static rk_status_t pair_split_one(pair_job_t *j, int64_t q0)
+{
+	const rmpi_t *w = j->w;
+	const rmpi_pairs_t *s = j->s;
+	const rio_reads_t *A = &j->A, *Bp = j->Bp;
+	int64_t a, b, v = -1;
+	pair_ix(A->n, Bp->n, q0, &a, &b);
+	aln_path_t path = { 0 };
+	rmpi_split_prof_t one;
+	rmpi_clock_lap(&j->clk, -1);
+	rk_status_t st = rmpi_split_pair(w, s->mode.split_kind, s->mode.k, rio_seq(A, a), rio_len(A, a), rio_seq(Bp, b),
+	                                 rio_len(Bp, b), s->mode.want_path, j->nth, s->mode.gpu ? &j->be : 0, &v, &path, &one);
+	rmpi_split_prof_add(&j->sprof, &one);
+	j->n_split++;
+	rmpi_clock_lap(&j->clk, RMPI_COMPUTE);
+	if (!st && w->rank == 0) {
+		j->rows.l = 0;
+		rio_pair_row(&j->rows, &s->meta, rio_name(A, a), rio_len(A, a), rio_name(Bp, b), rio_len(Bp, b), rio_seq(A, a), v,
+		             s->mode.want_path ? &path : 0);
+		st = pair_take(&j->g, 0, j->rows.s, j->rows.l);
+		if (st) rk_err("%s", rk_error());
+	}
+	rmpi_clock_lap(&j->clk, RMPI_WRITE);
+	aln_path_free(&path);
+	j->cells += w->rank == 0 ? (double)rio_len(A, a) * (double)rio_len(Bp, b) : 0;
+	j->n_rows += w->rank == 0;
+	j->done_cost += j->cost[q0];
+	rk_progress(&j->prog, j->done_cost);
+	return rmpi_agree(w, st);
+}
+
+/* compute this rank's share [q0, q1) of a run of items into j->rows */
+static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
+{
+	const rmpi_t *w = j->w;
+	const rmpi_pairs_t *s = j->s;
+	const rio_reads_t *A = &j->A, *Bp = j->Bp;
+	const int64_t n_items = j->n_items;
+	int64_t nb = 0;
+	double bcells = 0, mine = 0;
+	rk_status_t st = RK_OK;
+	for (int64_t q = q0; q < q1 && !st; q++) {
+		int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
+		if (j->near) {
+			if (q >= j->nq1) {  /* the candidates of the next rows, on every thread */
+				free(j->noff); free(j->js); j->noff = j->js = 0;
+				int64_t nrow = PAIR_NEAR_SLOTS / (n_items > 0 ? n_items : 1);
+				nrow = nrow < 256 ? 256 : nrow > PAIR_NEAR_ROWS ? PAIR_NEAR_ROWS : nrow;
+				j->nq0 = q; j->nq1 = q + nrow < q1 ? q + nrow : q1;
+				if ((st = aln_near_rows(j->near, j->nq0, j->nq1, j->nth, &j->noff, &j->js)) != RK_OK) { rk_err("%s", rk_error()); break; }
 			}
-			rmpi_clock_lap(&clk, RMPI_WRITE);
-			aln_path_free(&path);
-			cells += w->rank == 0 ? (double)rio_len(&A, a) * (double)rio_len(Bp, b) : 0;
-			n_rows += w->rank == 0;
-			done_cost += cost[q0++];
-			rk_progress(&prog, done_cost);
-			st = rmpi_agree(w, st);
+			j0 = j->noff[q - j->nq0]; j1 = j->noff[q - j->nq0 + 1]; j->n_cand += j1 - j0;
+		}
+		for (int64_t x = j0; x < j1 && !st; x++) {
+			int64_t a = q, b = j->near ? j->js[x] : x;
+			if (!s->all) pair_ix(A->n, Bp->n, q, &a, &b);
+			j->ai[nb] = a; j->bi[nb] = b; nb++;
+			bcells += (double)rio_len(A, a) * (double)rio_len(Bp, b);
+			if (nb == PAIR_BLOCK_PAIRS || bcells >= (j->be.use_gpu ? PAIR_BLOCK_CELLS_GPU : PAIR_BLOCK_CELLS)) {
+				st = pair_block(j, nb);
+				nb = 0; bcells = 0;
+			}
+		}
+		mine += j->cost[q];
+		if (w->rank == 0) rk_progress(&j->prog, j->done_cost + mine * w->size);  /* rank 0's share as the pace */
+	}
+	if (!st && nb) st = pair_block(j, nb);
+	return st;
+}
+
+/* the pairs of item q (under --max-dist, the most it can have) */
+static double pair_weight(const pair_job_t *j, int64_t q)
+{
+	return j->s->all ? (double)(j->n_items - 1 - q) : 1;
+}
+
+/* Compute and gather a run of ordinary items [q0, q1) round by round: each round's items are
+ * split by cost across the ranks, computed, and gathered to rank 0, which writes the rows in
+ * order as they come. A round is sized from the bytes a pair of the last one for about
+ * PAIR_ROUND bytes of rows a rank (at most 4 times the last round's pairs, at least one
+ * item), so the ranks compute at once and each sends its rows at the end; a rank that has
+ * formatted PAIR_CHUNK bytes sends them before (pair_flush). No rank holds more rows than
+ * that, whatever the size of the output. Several ranks need the rounds: with pieces alone,
+ * rank 2 could send nothing before rank 0 had written rank 1's rows, and would wait. One rank
+ * needs none: its pieces go to the output as they come (rounds would each end in a serial
+ * write while idle OpenMP threads spin: 3x the CPU time on 1.1M pairs of 16 bp, 2 threads). */
+static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
+{
+	const rmpi_t *w = j->w;
+	rk_status_t st = RK_OK;
+	while (q0 < q1 && !st) {
+		double goal = j->per_pair > 0 ? (double)PAIR_ROUND * w->size / j->per_pair : PAIR_FIRST * w->size, got = 0;
+		if (j->last > 0 && goal > 4 * j->last) goal = 4 * j->last;
+		if (w->size == 1) goal = HUGE_VAL;   /* one round: rank 0 writes its rows as they come anyway */
+		int64_t r1 = q0;
+		do got += pair_weight(j, r1++);
+		while (r1 < q1 && got + pair_weight(j, r1) <= goal);
+		rk_debug("%s: a round of items %lld-%lld, up to %.0f pairs", j->s->meta.mode == RIO_LEV ? "lev" : "lcs",
+		         (long long)q0 + 1, (long long)r1, got);
+		pair_split(j->cost + q0, r1 - q0, w->size, j->bounds);
+		rmpi_pieces_t pieces = { pair_take, &j->g, RK_OK };
+		j->pieces = &pieces;
+		j->rows.l = 0;
+		j->flushed = 0;
+		st = pair_compute(j, q0 + j->bounds[w->rank], q0 + j->bounds[w->rank + 1]);
+		rmpi_clock_lap(&j->clk, RMPI_COMPUTE);
+		const double bytes = (double)(j->rows.l + j->flushed);
+		st = rmpi_pieces_end(w, &pieces, j->rows.s, j->rows.l, st);
+		j->pieces = 0;
+		rmpi_clock_lap(&j->clk, RMPI_GATHER);
+		for (int64_t q = q0; q < r1; q++) j->done_cost += j->cost[q];
+		rk_progress(&j->prog, j->done_cost);
+		if (st) return st;
+		const double all = rmpi_sum(w, bytes);   /* every rank sizes the next round alike */
+		if (got > 0) {
+			j->per_pair = all > 0 ? all / got : 1;
+			j->last = got;
+		}
+		q0 = r1;
+	}
+	return st;
+}
+
+/* every item in order: huge pairs split across the ranks, runs of the others between them */
+static rk_status_t pair_all_items(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	double all_cost = 0;
+	rk_status_t st = RK_OK;
+	for (int64_t q = 0; q < j->n_items; q++) all_cost += j->cost[q];
+	rk_progress_start(&j->prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
+	for (int64_t q0 = 0; q0 < j->n_items && !st;) {
+		if (!s->all && j->w->size > 1 && j->cost[q0] >= rk_tune.split_cells) {
+			st = pair_split_one(j, q0++);
 			continue;
 		}
-		/* a run of ordinary items, split by cost across the ranks */
 		int64_t q1 = q0 + 1;
-		while (q1 < n_items && (s->all || w->size == 1 || cost[q1] < rk_tune.split_cells)) q1++;
-		pair_split(cost + q0, q1 - q0, w->size, bounds);
-		int64_t nb = 0;
-		double bcells = 0, mine = 0;
-		rows.l = 0;
-		for (int64_t q = q0 + bounds[w->rank]; q < q0 + bounds[w->rank + 1] && !st; q++) {
-			int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
-			if (near) {
-				if (q >= nq1) {  /* the candidates of the next rows, on every thread */
-					free(noff); free(js); noff = js = 0;
-					int64_t nrow = PAIR_NEAR_SLOTS / (n_items > 0 ? n_items : 1);
-					nrow = nrow < 256 ? 256 : nrow > PAIR_NEAR_ROWS ? PAIR_NEAR_ROWS : nrow;
-					nq0 = q; nq1 = q + nrow < q0 + bounds[w->rank + 1] ? q + nrow : q0 + bounds[w->rank + 1];
-					if ((st = aln_near_rows(near, nq0, nq1, nth, &noff, &js)) != RK_OK) { rk_err("%s", rk_error()); break; }
-				}
-				j0 = noff[q - nq0]; j1 = noff[q - nq0 + 1]; n_cand += j1 - j0;
-			}
-			for (int64_t j = j0; j < j1 && !st; j++) {
-				a = q, b = near ? js[j] : j;
-				if (!s->all) pair_ix(A.n, Bp->n, q, &a, &b);
-				ai[nb] = a; bi[nb] = b; nb++;
-				bcells += (double)rio_len(&A, a) * (double)rio_len(Bp, b);
-				if (nb == PAIR_BLOCK_PAIRS || bcells >= (be.use_gpu ? PAIR_BLOCK_CELLS_GPU : PAIR_BLOCK_CELLS)) {
-					st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells);
-					n_rows += nb; nb = 0; bcells = 0;
-				}
-			}
-			mine += cost[q];
-			if (w->rank == 0) rk_progress(&prog, done_cost + mine * w->size);  /* rank 0's share as the pace */
-		}
-		if (!st && nb) { st = pair_block(s, &be, nth, &A, Bp, ai, bi, nb, &rows, &cells); n_rows += nb; }
-		rmpi_clock_lap(&clk, RMPI_COMPUTE);
-		if ((st = rmpi_agree(w, st)) != RK_OK) break;
-		st = rmpi_gather_each(w, rows.s, rows.l, pair_take, &g);  /* rank 0 writes as the rows come */
-		rmpi_clock_lap(&clk, RMPI_GATHER);
-		for (int64_t q = q0; q < q1; q++) done_cost += cost[q];
-		rk_progress(&prog, done_cost);
+		while (q1 < j->n_items && (s->all || j->w->size == 1 || j->cost[q1] < rk_tune.split_cells)) q1++;
+		st = pair_items(j, q0, q1);
 		q0 = q1;
 	}
-	rk_progress_end(&prog);
-	if (st) goto done;
+	rk_progress_end(&j->prog);
+	return st;
+}
+
+/* write: rank 0 ends and commits the output; the summary and the stage report */
+static rk_status_t pair_write(pair_job_t *j)
+{
+	const rmpi_t *w = j->w;
+	const rmpi_pairs_t *s = j->s;
+	rk_status_t st = RK_OK;
 	if (w->rank == 0) {
 		rio_buf_t t = { 0 };
 		rio_pair_tail(&t, &s->meta);
-		st = rio_buf_write(&t, out.fp, rio_out_name(&out));
+		st = rio_buf_write(&t, j->out.fp, rio_out_name(&j->out));
 		rio_buf_free(&t);
-		if (!st) st = rio_out_commit(&out);
-		else rio_out_abort(&out);
-		out_open = 0;
+		if (!st) st = rio_out_commit(&j->out);
+		else rio_out_abort(&j->out);
+		j->out_open = 0;
 		if (st) rk_err("%s", rk_error());
 	}
-	rmpi_clock_lap(&clk, RMPI_WRITE);
-	double tot_cells = rmpi_sum(w, cells), tot_pairs = rmpi_sum(w, (double)n_rows), tot_cand = rmpi_sum(w, n_cand);
-	if (near && w->rank == 0)
+	rmpi_clock_lap(&j->clk, RMPI_WRITE);
+	double tot_cells = rmpi_sum(w, j->cells), tot_pairs = rmpi_sum(w, (double)j->n_rows), tot_cand = rmpi_sum(w, j->n_cand);
+	if (j->near && w->rank == 0)
 		rk_info("lev --all --max-dist %lld: %.0f of %.0f pairs passed the filter and were computed", (long long)s->max_dist,
-		        tot_cand, (double)n_items * (double)(n_items - 1) / 2);
+		        tot_cand, (double)j->n_items * (double)(j->n_items - 1) / 2);
 	if (w->rank == 0 && !st) {
-		double dt = rk_realtime() - t0;
+		double dt = rk_realtime() - j->t0;
 		char desc[320];
-		rmpi_backend_desc(&be, aln_simd_name(aln_simd_level(-1)), desc, sizeof desc);
+		rmpi_backend_desc(&j->be, aln_simd_name(aln_simd_level(-1)), desc, sizeof desc);
 		rk_info("%s: %.0f pair%s, %.4g cells, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g cells/s",
 		        s->meta.mode == RIO_LEV ? "lev" : "lcs", tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, w->size,
-		        w->size > 1 ? "s" : "", nth, nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
+		        w->size > 1 ? "s" : "", j->nth, j->nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
 	}
 	if ((st = rmpi_agree(w, st)) == RK_OK) {
 		rio_buf_t extra = { 0 };
 		rio_buf_printf(&extra, "\"pairs\":%.0f,\"cells\":%.6g", tot_pairs, tot_cells);
-		if (n_split) st = rmpi_split_prof_json(w, n_split, &sprof, &extra);
-		if (!st) st = rmpi_clock_report(w, s->c, &clk, s->meta.mode == RIO_LEV ? "lev" : "lcs", extra.s);
+		if (j->n_split) st = rmpi_split_prof_json(w, j->n_split, &j->sprof, &extra);
+		if (!st) st = rmpi_clock_report(w, s->c, &j->clk, s->meta.mode == RIO_LEV ? "lev" : "lcs", extra.s);
 		rio_buf_free(&extra);
 	}
-done:
-	if (out_open) rio_out_abort(&out);
-	rio_buf_free(&rows);
-	free(bounds); free(cost); free(ai); free(bi); free(js); free(noff); free(seqs); free(lens);
-	aln_near_free(near);
-	rio_reads_free(&A); rio_reads_free(&B);
+	return st;
+}
+
+static void pair_job_free(pair_job_t *j)
+{
+	if (j->out_open) rio_out_abort(&j->out);
+	rio_buf_free(&j->rows);
+	free(j->bounds); free(j->cost); free(j->ai); free(j->bi); free(j->js); free(j->noff); free(j->seqs); free(j->lens);
+	aln_near_free(j->near);
+	rio_reads_free(&j->A); rio_reads_free(&j->B);
+}
+
+rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
+{
+	pair_job_t j;
+	memset(&j, 0, sizeof j);
+	j.w = w;
+	j.s = s;
+	j.t0 = rk_realtime();
+	rmpi_clock_start(&j.clk);
+	rk_status_t st = pair_read(&j);
+	if (!st) st = pair_distribute(&j);
+	if (!st) st = pair_open(&j);
+	if (!st) st = pair_all_items(&j);
+	if (!st) st = pair_write(&j);
+	pair_job_free(&j);
 	return st;
 }

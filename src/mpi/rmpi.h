@@ -77,6 +77,22 @@ rk_status_t rmpi_check_outputs(const rmpi_t *w, const char *const *outs, int n_o
 typedef rk_status_t (*rmpi_take_f)(void *ctx, int rank, const void *data, uint64_t n);
 rk_status_t rmpi_gather_each(const rmpi_t *w, const void *mine, uint64_t n, rmpi_take_f take, void *ctx);
 
+/* Collective, in rank order as rmpi_gather_each, but in pieces: each rank puts its bytes as
+ * it makes them (rmpi_pieces_put, any number of times) and ends with rmpi_pieces_end. Rank
+ * 0 hands its own pieces to take at once; in rmpi_pieces_end it receives the pieces of rank
+ * 1, then of rank 2, ..., each as it comes. A rank's put waits until rank 0 has come to it:
+ * a rank holds no more than its piece, at the cost of that wait. After a failed take, rank 0
+ * still receives everything but takes nothing more. rmpi_pieces_end agrees on the status
+ * (the worst of every rank's st and of the takes); the pieces of a rank that failed are taken
+ * like any others (the caller discards the output). */
+typedef struct {
+	rmpi_take_f take;
+	void *ctx;
+	rk_status_t st;           /* rank 0: the first failed take's */
+} rmpi_pieces_t;
+rk_status_t rmpi_pieces_put(const rmpi_t *w, rmpi_pieces_t *g, const void *data, uint64_t n);
+rk_status_t rmpi_pieces_end(const rmpi_t *w, rmpi_pieces_t *g, const void *data, uint64_t n, rk_status_t st);
+
 /* Contiguous split of n reads into parts of about equal cost, sum of max(len - sub, 0):
  * part p owns [bounds[p], bounds[p+1]). */
 void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64_t *bounds);
