@@ -94,7 +94,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_RKT_HOST_SUM=1    Rkt-LCS on several GPU ranks of one node: sum the supports through
  *                            the host and MPI, not between the devices (CUDA IPC)
  *   RKTLCS_ALL_NOFILTER=1    lev --all --max-dist: compute every pair, without the pigeonhole
- *                            filter (the baseline of jobs/bench-dp-gpu.sh) */
+ *                            filter (the baseline of jobs/bench-dp-gpu.sh)
+ *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
+ *                            reads over 65,000 bp, short ones too (tests, benchmarks) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -111,6 +113,7 @@ typedef struct {
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
+	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

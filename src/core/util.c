@@ -65,7 +65,7 @@ void rk_common_init(rk_common_t *c)
 	c->backend = RK_BACKEND_AUTO;
 }
 
-rk_tune_t rk_tune = { -1, 0, -1, 0, 0, 0, 0, 4294967296.0, 0, 0, 0, 0, 4, 0, 0 };
+rk_tune_t rk_tune = { -1, 0, -1, 0, 0, 0, 0, 4294967296.0, 0, 0, 0, 0, 4, 0, 0, 0 };
 
 void rk_tune_init(void)
 {
@@ -82,4 +82,5 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_HOST_SUM")) && *v) rk_tune.rkt_host_sum = atoi(v);
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);
+	if ((v = getenv("RKTLCS_RKT_LANES32")) && *v) rk_tune.rkt_lanes32 = atoi(v);
 }
