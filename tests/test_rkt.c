@@ -93,12 +93,14 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 	rkt_cand_t *got = malloc(sizeof(rkt_cand_t) * m);
 	for (int l = 0; l < n_levels; l++) {
 		set_level(levels[l]);
-		for (int variant = 0; variant < 5; variant++) {
+		/* variant 5: 3 threads sharing every pair (the 32-bit lanes forced), SIMD levels only */
+		for (int variant = 0; variant < (l > 0 ? 6 : 5); variant++) {
 			rkt_opt_t o;
 			rkt_opt_init(&o);
 			o.k = k; o.t = t; o.tau = tau;
-			o.n_threads = variant == 1 || variant == 3 ? 3 : 1;
+			o.n_threads = variant == 1 || variant == 3 || variant == 5 ? 3 : 1;
 			rk_tune.rkt_shared_counters = variant == 3;  /* atomics instead of per-thread counters */
+			rk_tune.rkt_lanes32 = variant == 5;
 			/* variant 2: split into up to 4 "ranks" */
 			int parts = variant == 2 ? (int)tu_range(2, 4) : 1;
 			int64_t lo = 0;
@@ -139,6 +141,7 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 				      (long long)got[i].support, want[i].pos, want[i].len, want[i].support);
 			CHECK(rkt_winner(got, m) == bf_winner(m, want), "%s: winner differs", what);
 		}
+		rk_tune.rkt_lanes32 = 0;
 	}
 	free(got); free(want); free(s); free(len);
 	rkt_set_free(&set);
@@ -397,6 +400,22 @@ static void test_lanes32_long(void)
 				memcpy(w0, m0, sizeof(int32_t) * (size_t)la);
 				memcpy(w1, m1, sizeof(int32_t) * (size_t)lb);
 			}
+		}
+		if (n_levels > 1 && (both || it % 2)) {  /* shared by 2-3 threads (rkt_count), best level */
+			int n = 2 + it % 2;
+			rkt_ws_t *ws[3];
+			set_level(levels[n_levels - 1]);
+			for (int t = 0; t < n; t++) ws[t] = rkt_ws_init(s.max_len);
+			CHECK(rkt_pair_shared(ws[0], (int32_t)la, (int32_t)lb, k) == (la * lb >= (1l << 28)), "long pair %d: shared %d",
+			      it, rkt_pair_shared(ws[0], (int32_t)la, (int32_t)lb, k));
+			for (int t = n - 1; t >= 0; t--)
+				rkt_maxlcp_pair_part(ws[t], s.code + s.off[0], s.len[0], s.code + s.off[1], s.len[1], k, t, n);
+			rkt_maxlcp_pair_merge(ws, n, s.len[0], s.len[1], w0, w1);
+			long fa, fb, ba = n_diff(w0, m0, la, &fa), bb = n_diff(w1, m1, lb, &fb);
+			CHECK(!ba && !bb, "long pair %d in %d parts: %ld + %ld values differ from one part (first at a[%ld], b[%ld])", it, n,
+			      ba, bb, fa, fb);
+			for (int t = 0; t < n; t++) rkt_ws_free(ws[t]);
+			set_level(-1);
 		}
 		rkt_set_free(&s); rio_reads_free(&r);
 	}

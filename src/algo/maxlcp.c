@@ -31,6 +31,7 @@ struct rkt_ws_s {
 };
 
 #define RKT_MAX16 65000     /* longest read of the 16-bit sweep (positions fit its lanes) */
+#define RKT_SHARE_CELLS (1ll << 28)  /* a pair that threads share: ~50 ms in 32-bit lanes */
 
 int rkt_simd_level(void)
 {
@@ -353,4 +354,25 @@ void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b
 	rkt_pass_scalar(w->mpos, b, lb, a, la, 1, kk, w->rb, w->ca);
 	for (int32_t x = 0; x < la; x++) ma[x] = w->ra[x] > w->ca[x] ? w->ra[x] : w->ca[x];
 	for (int32_t y = 0; y < lb; y++) mb[y] = w->rb[y] > w->cb[y] ? w->rb[y] : w->cb[y];
+}
+
+int rkt_pair_shared(const rkt_ws_t *w, int32_t la, int32_t lb, int64_t k)
+{
+	int32_t lmin = la < lb ? la : lb;
+	if (!w->w32 || (k < lmin ? k : lmin) >= 256) return 0;
+	if (w->lanes32) return 1;  /* tests: every pair, short ones too */
+	return (la > RKT_MAX16 || lb > RKT_MAX16) && (int64_t)la * lb >= RKT_SHARE_CELLS;
+}
+
+void rkt_maxlcp_pair_part(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int64_t k, int part,
+                          int nparts)
+{
+	int32_t lmin = la < lb ? la : lb;
+	rkt_maxlcp32_part(w->w32, w->simd, a, la, b, lb, (int)(k < lmin ? k : lmin) + 1, part, nparts);
+}
+
+void rkt_maxlcp_pair_merge(rkt_ws_t *const *w, int n, int32_t la, int32_t lb, int32_t *ma, int32_t *mb)
+{
+	for (int t = 1; t < n; t++) rkt_maxlcp32_fold(w[0]->w32, w[t]->w32, la, lb);
+	rkt_maxlcp32_out(w[0]->w32, la, lb, ma, mb);
 }

@@ -149,8 +149,8 @@ static void rkt_widen(const uint8_t *s, int32_t l, int32_t *row, int32_t *col)
 	}
 }
 
-void rkt_maxlcp32(rkt_ws32_t *w, int simd, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int K1,
-                  int32_t *ma, int32_t *mb)
+void rkt_maxlcp32_part(rkt_ws32_t *w, int simd, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int K1,
+                       int part, int nparts)
 {
 	rkt_widen(a, la, w->arow, w->acol);
 	rkt_widen(b, lb, w->brow, w->bcol);
@@ -160,15 +160,31 @@ void rkt_maxlcp32(rkt_ws32_t *w, int simd, const uint8_t *a, int32_t la, const u
 	memset(w->colb, 0, sizeof(int32_t) * ((size_t)lb + RKT32_PAD));
 #ifdef RKT_X86
 	if (simd == 3) {
-		rkt_pass32_avx512d(w->arow, la, w->bcol, lb, 0, K1, w->rowa, w->colb, w->iota);  /* d >= 0 */
-		rkt_pass32_avx512d(w->brow, lb, w->acol, la, 1, K1, w->rowb, w->cola, w->iota);  /* d < 0 */
+		rkt_pass32_avx512d(w->arow, la, w->bcol, lb, 0, K1, w->rowa, w->colb, w->iota, part, nparts);  /* d >= 0 */
+		rkt_pass32_avx512d(w->brow, lb, w->acol, la, 1, K1, w->rowb, w->cola, w->iota, part, nparts);  /* d < 0 */
 	} else {
-		rkt_pass32_avx2d(w->arow, la, w->bcol, lb, 0, K1, w->rowa, w->colb, w->iota);
-		rkt_pass32_avx2d(w->brow, lb, w->acol, la, 1, K1, w->rowb, w->cola, w->iota);
+		rkt_pass32_avx2d(w->arow, la, w->bcol, lb, 0, K1, w->rowa, w->colb, w->iota, part, nparts);
+		rkt_pass32_avx2d(w->brow, lb, w->acol, la, 1, K1, w->rowb, w->cola, w->iota, part, nparts);
 	}
 #else
-	(void)simd; (void)K1;
+	(void)simd; (void)K1; (void)part; (void)nparts;
 #endif
+}
+
+void rkt_maxlcp32_fold(rkt_ws32_t *into, const rkt_ws32_t *from, int32_t la, int32_t lb)
+{
+	for (int32_t x = 0; x < la; x++) {
+		if (from->rowa[x] > into->rowa[x]) into->rowa[x] = from->rowa[x];
+		if (from->cola[x] > into->cola[x]) into->cola[x] = from->cola[x];
+	}
+	for (int32_t y = 0; y < lb; y++) {
+		if (from->rowb[y] > into->rowb[y]) into->rowb[y] = from->rowb[y];
+		if (from->colb[y] > into->colb[y]) into->colb[y] = from->colb[y];
+	}
+}
+
+void rkt_maxlcp32_out(const rkt_ws32_t *w, int32_t la, int32_t lb, int32_t *ma, int32_t *mb)
+{
 	for (int32_t x = 0; x < la; x++) {
 		int32_t r = w->rowa[x] - x;  /* < 0 where no diagonal d >= 0 reaches row x */
 		ma[x] = r > w->cola[x] ? r : w->cola[x];
@@ -177,4 +193,11 @@ void rkt_maxlcp32(rkt_ws32_t *w, int simd, const uint8_t *a, int32_t la, const u
 		int32_t r = w->rowb[y] - y;
 		mb[y] = r > w->colb[y] ? r : w->colb[y];
 	}
+}
+
+void rkt_maxlcp32(rkt_ws32_t *w, int simd, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int K1,
+                  int32_t *ma, int32_t *mb)
+{
+	rkt_maxlcp32_part(w, simd, a, la, b, lb, K1, 0, 1);
+	rkt_maxlcp32_out(w, la, lb, ma, mb);
 }

@@ -16,11 +16,14 @@
  * group. Columns: the column vector holds e + lane = lcp + (y - g) for column y, so no
  * subtraction per step; the offset comes off when the column is written. */
 SX_ATTR static inline __attribute__((always_inline)) void SX_FN(rkt_sweep32_)(const int32_t *arow, int32_t la,
-	const int32_t *bcol, int32_t lb, int32_t d0, const int K1, V *q, int32_t *rowe, int32_t *col, const int32_t *iota)
+	const int32_t *bcol, int32_t lb, int32_t d0, const int K1, V *q, int32_t *rowe, int32_t *col, const int32_t *iota,
+	int part, int nparts)
 {
 	const V lane = V_LANES;
 	V rb[VL];
-	for (int32_t g = d0; g < lb; g += VL) {
+	/* every nparts-th group (threads sharing a pair): the groups' lengths fall with g, so
+	 * interleaved parts get equal work */
+	for (int32_t g = d0 + VL * part; g < lb; g += VL * nparts) {
 		int32_t xend = la < lb - g ? la : lb - g;
 		V endv = V_MIN(V_SUB(V_SET1(lb - g), lane), V_SET1(la));
 		for (int m = 0; m < K1; m++) q[m] = V_SET1(INT32_MAX);
@@ -57,33 +60,33 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(rkt_sweep32_)(co
 }
 
 #define SX_SPEC(K) SX_ATTR static void SX_CAT(SX_FN(rkt_sweep32_k), K)(const int32_t *arow, int32_t la, \
-	const int32_t *bcol, int32_t lb, int32_t d0, int32_t *rowe, int32_t *col, const int32_t *iota) \
-	{ V q[K]; SX_FN(rkt_sweep32_)(arow, la, bcol, lb, d0, K, q, rowe, col, iota); }
+	const int32_t *bcol, int32_t lb, int32_t d0, int32_t *rowe, int32_t *col, const int32_t *iota, int part, int nparts) \
+	{ V q[K]; SX_FN(rkt_sweep32_)(arow, la, bcol, lb, d0, K, q, rowe, col, iota, part, nparts); }
 SX_SPEC(1) SX_SPEC(2) SX_SPEC(3) SX_SPEC(4) SX_SPEC(5) SX_SPEC(6) SX_SPEC(7) SX_SPEC(8)
 SX_SPEC(9) SX_SPEC(10) SX_SPEC(11) SX_SPEC(12)
 #undef SX_SPEC
 
-/* Diagonals d >= d0 of rows arow (la) against columns bcol (lb): row ends max-ed into rowe,
- * column maxima into col. */
+/* Diagonals d >= d0 of rows arow (la) against columns bcol (lb), groups part, part + nparts,
+ * ...: row ends max-ed into rowe, column maxima into col. */
 SX_ATTR static void SX_FN(rkt_pass32_)(const int32_t *arow, int32_t la, const int32_t *bcol, int32_t lb, int32_t d0,
-                                      int K1, int32_t *rowe, int32_t *col, const int32_t *iota)
+                                      int K1, int32_t *rowe, int32_t *col, const int32_t *iota, int part, int nparts)
 {
 	switch (K1) {
-	case 1: SX_CAT(SX_FN(rkt_sweep32_k), 1)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 2: SX_CAT(SX_FN(rkt_sweep32_k), 2)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 3: SX_CAT(SX_FN(rkt_sweep32_k), 3)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 4: SX_CAT(SX_FN(rkt_sweep32_k), 4)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 5: SX_CAT(SX_FN(rkt_sweep32_k), 5)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 6: SX_CAT(SX_FN(rkt_sweep32_k), 6)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 7: SX_CAT(SX_FN(rkt_sweep32_k), 7)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 8: SX_CAT(SX_FN(rkt_sweep32_k), 8)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 9: SX_CAT(SX_FN(rkt_sweep32_k), 9)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 10: SX_CAT(SX_FN(rkt_sweep32_k), 10)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 11: SX_CAT(SX_FN(rkt_sweep32_k), 11)(arow, la, bcol, lb, d0, rowe, col, iota); break;
-	case 12: SX_CAT(SX_FN(rkt_sweep32_k), 12)(arow, la, bcol, lb, d0, rowe, col, iota); break;
+	case 1: SX_CAT(SX_FN(rkt_sweep32_k), 1)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 2: SX_CAT(SX_FN(rkt_sweep32_k), 2)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 3: SX_CAT(SX_FN(rkt_sweep32_k), 3)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 4: SX_CAT(SX_FN(rkt_sweep32_k), 4)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 5: SX_CAT(SX_FN(rkt_sweep32_k), 5)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 6: SX_CAT(SX_FN(rkt_sweep32_k), 6)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 7: SX_CAT(SX_FN(rkt_sweep32_k), 7)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 8: SX_CAT(SX_FN(rkt_sweep32_k), 8)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 9: SX_CAT(SX_FN(rkt_sweep32_k), 9)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 10: SX_CAT(SX_FN(rkt_sweep32_k), 10)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 11: SX_CAT(SX_FN(rkt_sweep32_k), 11)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
+	case 12: SX_CAT(SX_FN(rkt_sweep32_k), 12)(arow, la, bcol, lb, d0, rowe, col, iota, part, nparts); break;
 	default: {
 		V q[256];  /* K1 <= 256: the caller sends larger k to the scalar sweep */
-		SX_FN(rkt_sweep32_)(arow, la, bcol, lb, d0, K1, q, rowe, col, iota);
+		SX_FN(rkt_sweep32_)(arow, la, bcol, lb, d0, K1, q, rowe, col, iota, part, nparts);
 	}
 	}
 }
