@@ -1,8 +1,8 @@
 #!/bin/bash
 # Rkt-LCS on reads over 65,000 bp (issue 27): a 300 kb read against a 199 kb read (two reads
 # of one 400 kb random genome, rkt_genreads: 0.5% substitutions, a few N) must finish within
-# BOUND seconds (default 90; the 32-bit-lane sweep takes ~10 s on the 2-core development VM,
-# the scalar sweep it replaced more than 600 s), with the exact answer: with k=0 and t=1 the
+# BOUND seconds (default 90; the 32-bit-lane sweep takes 8-10 s on the 2-core development VM,
+# the scalar sweep it replaced 1,479 s), with the exact answer: with k=0 and t=1 the
 # Rkt-LCS of two reads is their longest common substring without unknown symbols, at its
 # first start in read 1, which python3 checks by hashing every window. Also: the 32-bit lanes
 # forced on short reads (RKTLCS_RKT_LANES32=1) give byte-identical output.

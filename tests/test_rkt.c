@@ -371,11 +371,11 @@ static void test_lanes32_long(void)
 	int32_t *m0 = malloc(sizeof(int32_t) * 4 * M), *m1 = m0 + M, *w0 = m1 + M, *w1 = w0 + M;
 	uint64_t saved = tu_state;
 	tu_state = 0x6500065000ull;
-	for (int it = 0; it < 11; it++) {
-		/* 0-5: one read over 65,000 bp, one of 1-1,000 (either order); 6-10: both long, the
-		 * last one twice as long as the other */
-		int both = it >= 6, kind = it % 5;
-		long la = it == 10 ? tu_range(120000, 135000) : tu_range(65001, 70000), lb = both ? tu_range(65001, 70000) : tu_range(1, 1000), k = it % 4;
+	for (int it = 0; it < 9; it++) {
+		/* 0-5: one read over 65,000 bp, one of 1-1,000 (either order), every kind; 6-8: both
+		 * long (near copies, repeats, unknown runs), the last one twice as long as the other */
+		int both = it >= 6, kind = both ? it - 4 : it % 5;
+		long la = it == 8 ? tu_range(120000, 135000) : tu_range(65001, 70000), lb = both ? tu_range(65001, 70000) : tu_range(1, 1000), k = it % 4;
 		if (it % 2) { long t = la; la = lb; lb = t; }
 		make_pair(ra, la, rb, lb, kind);
 		char *p[2] = { ra, rb }, what[96];
