@@ -103,7 +103,10 @@ void rk_common_init(rk_common_t *c);
  *                            the first agreement) takes more than S seconds ends the job (default
  *                            120; 0: wait forever)
  *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
- *                            ("4k"; default and cap 1G): tests put window ends everywhere */
+ *                            ("4k"; default and cap 1G): tests put window ends everywhere
+
+ *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
+ *                            reads over 65,000 bp, short ones too (tests, benchmarks) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -122,6 +125,7 @@ typedef struct {
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
+	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

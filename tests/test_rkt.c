@@ -1,4 +1,5 @@
-/* Library-level Rkt-LCS against the brute force: the pair kernel at every SIMD level, the
+/* Library-level Rkt-LCS against the brute force: the pair kernel at every SIMD level (and in
+ * the 32-bit lanes of reads over 65,000 bp, forced on short reads too), the
  * paper's Table 1, 300+ random read sets (threads, rank splits), long reads. */
 #include <string.h>
 #include "testutil.h"
@@ -55,17 +56,23 @@ static void test_pairs(int n)
 		rio_reads_t r; rkt_set_t s;
 		build(&r, 2, p);
 		rkt_set_init(&s, &r);
-		for (int l = 0; l < n_levels; l++) {
+		/* every level, and each SIMD level again with the 32-bit lanes of long reads forced */
+		for (int v = 0; v < 2 * n_levels - 1; v++) {
+			int l = v < n_levels ? v : v - n_levels + 1, l32 = v >= n_levels;
 			set_level(levels[l]);
+			rk_tune.rkt_lanes32 = l32;
 			rkt_ws_t *w = rkt_ws_init(s.max_len);
+			rk_tune.rkt_lanes32 = 0;
 			rkt_maxlcp_pair(w, s.code + s.off[0], s.len[0], s.code + s.off[1], s.len[1], k, ma, mb);
 			for (long x = 0; x < la; x++) {
 				long want = bf_maxlcp(rio_seq(&r, 0), la, x, rio_seq(&r, 1), lb, k);
-				CHECK(ma[x] == want, "pair %d level %d la %ld lb %ld k %ld: ma[%ld] = %d, want %ld", it, levels[l], la, lb, k, x, ma[x], want);
+				CHECK(ma[x] == want, "pair %d level %d%s la %ld lb %ld k %ld: ma[%ld] = %d, want %ld", it, levels[l],
+				      l32 ? " (32-bit lanes)" : "", la, lb, k, x, ma[x], want);
 			}
 			for (long y = 0; y < lb; y++) {
 				long want = bf_maxlcp(rio_seq(&r, 1), lb, y, rio_seq(&r, 0), la, k);
-				CHECK(mb[y] == want, "pair %d level %d: mb[%ld] = %d, want %ld", it, levels[l], y, mb[y], want);
+				CHECK(mb[y] == want, "pair %d level %d%s: mb[%ld] = %d, want %ld", it, levels[l], l32 ? " (32-bit lanes)" : "",
+				      y, mb[y], want);
 			}
 			rkt_ws_free(w);
 		}
@@ -86,12 +93,14 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 	rkt_cand_t *got = malloc(sizeof(rkt_cand_t) * m);
 	for (int l = 0; l < n_levels; l++) {
 		set_level(levels[l]);
-		for (int variant = 0; variant < 5; variant++) {
+		/* variant 5: 3 threads sharing every pair (the 32-bit lanes forced), SIMD levels only */
+		for (int variant = 0; variant < (l > 0 ? 6 : 5); variant++) {
 			rkt_opt_t o;
 			rkt_opt_init(&o);
 			o.k = k; o.t = t; o.tau = tau;
-			o.n_threads = variant == 1 || variant == 3 ? 3 : 1;
+			o.n_threads = variant == 1 || variant == 3 || variant == 5 ? 3 : 1;
 			rk_tune.rkt_shared_counters = variant == 3;  /* atomics instead of per-thread counters */
+			rk_tune.rkt_lanes32 = variant == 5;
 			/* variant 2: split into up to 4 "ranks" */
 			int parts = variant == 2 ? (int)tu_range(2, 4) : 1;
 			int64_t lo = 0;
@@ -132,6 +141,7 @@ static void compare_sets(rio_reads_t *r, long k, long t, long tau, const char *w
 				      (long long)got[i].support, want[i].pos, want[i].len, want[i].support);
 			CHECK(rkt_winner(got, m) == bf_winner(m, want), "%s: winner differs", what);
 		}
+		rk_tune.rkt_lanes32 = 0;
 	}
 	free(got); free(want); free(s); free(len);
 	rkt_set_free(&set);
@@ -226,6 +236,194 @@ static void test_long_pairs(int n)
 	free(ra); free(rb); free(ma); free(mb); free(wa); free(wb);
 }
 
+/* ---- 32-bit lanes (reads over 65,000 bp; rk_tune.rkt_lanes32 forces them on any pair) ---- */
+
+/* MaxLCP of the set's reads 0 and 1 at a level, 32-bit lanes forced or not. */
+static void run_pair(int level, int l32, const rkt_set_t *s, long k, int32_t *ma, int32_t *mb)
+{
+	set_level(level);
+	rk_tune.rkt_lanes32 = l32;
+	rkt_ws_t *w = rkt_ws_init(s->max_len);
+	rk_tune.rkt_lanes32 = 0;
+	CHECK(w != 0, "rkt_ws_init(%d) failed", s->max_len);
+	if (w) rkt_maxlcp_pair(w, s->code + s->off[0], s->len[0], s->code + s->off[1], s->len[1], k, ma, mb);
+	rkt_ws_free(w);
+}
+
+/* Entries where x and y differ; *first the first of them. */
+static long n_diff(const int32_t *x, const int32_t *y, long n, long *first)
+{
+	long bad = 0;
+	*first = -1;
+	for (long i = 0; i < n; i++)
+		if (x[i] != y[i] && !bad++) *first = i;
+	return bad;
+}
+
+/* Adversarial reads on top of tu_read's: copies with a few substitutions, short periods
+ * repeated (many long LCPs on many diagonals), runs of unknown symbols. */
+static void mutate(char *dst, const char *src, long n, int subs)
+{
+	memcpy(dst, src, (size_t)n);
+	dst[n] = 0;
+	for (int i = 0; i < subs && n > 0; i++) {
+		long p = tu_range(0, n - 1);
+		dst[p] = dst[p] == 'A' ? 'C' : 'A';
+	}
+}
+
+static void repeat(char *raw, long from, long len, int period)
+{
+	for (long p = from + period; p < from + len; p++) raw[p] = raw[p - period];
+	if (tu_range(0, 1)) raw[from + tu_range(0, len - 1)] = 'G';  /* one error in the repeat */
+}
+
+static void unknown_run(char *raw, long n)
+{
+	long len = tu_range(1, n < 300 ? n : 300), from = tu_range(0, n - len);
+	memset(raw + from, 'N', (size_t)len);
+}
+
+/* Two random reads of lengths la, lb (raw; alphabet 2-4, some unknown symbols), made
+ * adversarial by `kind`: 0 random, 1 sharing a piece, 2 b a copy of a's start with a few
+ * substitutions, 3 a repeat in each and a shared piece, 4 runs of unknown symbols too. */
+static void make_pair(char *ra, long la, char *rb, long lb, int kind)
+{
+	int alpha = (int)tu_range(2, 4);
+	tu_read(ra, la, alpha, (int)tu_range(0, 3));
+	tu_read(rb, lb, alpha, (int)tu_range(0, 3));
+	if (kind == 2) {
+		long n = la < lb ? la : lb;
+		mutate(rb, ra, n, (int)tu_range(0, 6));
+		if (n < lb) tu_read(rb + n, lb - n, alpha, 1);
+	}
+	if (kind == 3) {
+		long len = tu_range(1, (la < lb ? la : lb) / 2 + 1);
+		if (len > 2000) len = tu_range(1000, 2000);  /* the brute force pays len^2 per position in it */
+		repeat(ra, tu_range(0, la - len), len, (int)tu_range(1, 12));
+		repeat(rb, tu_range(0, lb - len), len, (int)tu_range(1, 12));
+	}
+	if (kind == 1 || kind >= 3) {
+		long len = tu_range(1, la < lb ? la : lb);
+		memcpy(rb + tu_range(0, lb - len), ra + tu_range(0, la - len), (size_t)len);
+	}
+	if (kind == 4) { unknown_run(ra, la); unknown_run(rb, lb); }
+}
+
+/* The 32-bit lanes forced on pairs of 1-3,000 bp, every SIMD level: against the scalar
+ * sweep (checked against the brute force above) and against the byte / 16-bit sweep those
+ * pairs take otherwise; k up to 255 (larger k goes to the scalar sweep). Own seed, as
+ * test_long_pairs. */
+static void test_lanes32_pairs(int n)
+{
+	const long M = 3100;
+	char *ra = malloc(M), *rb = malloc(M);
+	/* MaxLCP of a and b: 32-bit lanes (m), scalar (w), byte / 16-bit lanes (h) */
+	int32_t *m0 = malloc(sizeof(int32_t) * 6 * M), *m1 = m0 + M, *w0 = m1 + M, *w1 = w0 + M, *h0 = w1 + M, *h1 = h0 + M;
+	uint64_t saved = tu_state;
+	tu_state = 0x3232323232ull;
+	for (int it = 0; it < n; it++) {
+		long hi = it % 3 == 0 ? 3000 : it % 3 == 1 ? 300 : 40;
+		long la = tu_range(1, hi), lb = tu_range(1, it % 4 == 0 ? 3000 : hi), fa, fb, ba, bb;
+		make_pair(ra, la, rb, lb, it % 5);
+		long k = it % 6 == 0 ? tu_range(13, 255) : tu_range(0, 12);
+		char *p[2] = { ra, rb };
+		rio_reads_t r; rkt_set_t s;
+		build(&r, 2, p);
+		rkt_set_init(&s, &r);
+		run_pair(0, 0, &s, k, w0, w1);
+		for (int l = 1; l < n_levels; l++) {
+			run_pair(levels[l], 1, &s, k, m0, m1);
+			ba = n_diff(m0, w0, la, &fa); bb = n_diff(m1, w1, lb, &fb);
+			CHECK(!ba && !bb, "32-bit lanes, pair %d (%ld x %ld, kind %d, k %ld) level %d: %ld + %ld values differ from the "
+			      "scalar sweep (first at a[%ld], b[%ld])", it, la, lb, it % 5, k, levels[l], ba, bb, fa, fb);
+			run_pair(levels[l], 0, &s, k, h0, h1);
+			ba = n_diff(m0, h0, la, &fa); bb = n_diff(m1, h1, lb, &fb);
+			CHECK(!ba && !bb, "32-bit lanes, pair %d (%ld x %ld, k %ld) level %d: %ld + %ld values differ from the %s sweep",
+			      it, la, lb, k, levels[l], ba, bb, la <= 255 && lb <= 255 ? "byte" : "16-bit");
+		}
+		rkt_set_free(&s); rio_reads_free(&r);
+	}
+	set_level(-1);
+	tu_state = saved;
+	free(ra); free(rb); free(m0);
+}
+
+/* Reads over 65,000 bp take the 32-bit lanes without forcing. Against the scalar sweep,
+ * every value, where one read is short (the scalar sweep costs la x lb); where both are long
+ * against the brute force at sampled positions (both ends, the 16-bit limits, vector and
+ * block edges, random ones), and every value of one SIMD level against the other. */
+static void check_sampled(const char *ra, long la, const char *rb, long lb, long k, const int32_t *ma, const char *what)
+{
+	static const long at[] = { 0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 64999, 65000, 65001, 65534, 65535, 65536 };
+	for (int i = 0; i < 100; i++) {
+		long x = i < 18 ? at[i] : i < 42 ? la - 1 - (i - 18) : tu_range(0, la - 1);
+		if (x >= la) continue;
+		long want = bf_maxlcp(ra, la, x, rb, lb, k);
+		CHECK(ma[x] == want, "%s (%ld x %ld, k %ld): MaxLCP[%ld] = %d, brute force %ld", what, la, lb, k, x, ma[x], want);
+	}
+}
+
+static void test_lanes32_long(void)
+{
+	const long M = 140000;
+	char *ra = malloc(M + 1), *rb = malloc(M + 1);
+	int32_t *m0 = malloc(sizeof(int32_t) * 4 * M), *m1 = m0 + M, *w0 = m1 + M, *w1 = w0 + M;
+	uint64_t saved = tu_state;
+	tu_state = 0x6500065000ull;
+	for (int it = 0; it < 9; it++) {
+		/* 0-5: one read over 65,000 bp, one of 1-1,000 (either order), every kind; 6-8: both
+		 * long (near copies, repeats, unknown runs), the last one twice as long as the other */
+		int both = it >= 6, kind = both ? it - 4 : it % 5;
+		long la = it == 8 ? tu_range(120000, 135000) : tu_range(65001, 70000), lb = both ? tu_range(65001, 70000) : tu_range(1, 1000), k = it % 4;
+		if (it % 2) { long t = la; la = lb; lb = t; }
+		make_pair(ra, la, rb, lb, kind);
+		char *p[2] = { ra, rb }, what[96];
+		rio_reads_t r; rkt_set_t s;
+		build(&r, 2, p);
+		rkt_set_init(&s, &r);
+		if (!both) run_pair(0, 0, &s, k, w0, w1);
+		for (int l = 1; l < n_levels; l++) {
+			long fa, fb, ba, bb;
+			run_pair(levels[l], 0, &s, k, m0, m1);
+			snprintf(what, sizeof what, "long pair %d (kind %d) level %d", it, kind, levels[l]);
+			if (!both || l > 1) {  /* against the scalar sweep, or level 2's values in w */
+				ba = n_diff(m0, w0, la, &fa); bb = n_diff(m1, w1, lb, &fb);
+				CHECK(!ba && !bb, "%s (%ld x %ld, k %ld): %ld + %ld values differ from the %s (first at a[%ld], b[%ld])",
+				      what, la, lb, k, ba, bb, both ? "other level" : "scalar sweep", fa, fb);
+			}
+			if (both && l == 1) {  /* the brute force once, then the other level against this one */
+				check_sampled(rio_seq(&r, 0), la, rio_seq(&r, 1), lb, k, m0, what);
+				check_sampled(rio_seq(&r, 1), lb, rio_seq(&r, 0), la, k, m1, what);
+			}
+			if (both) {
+				memcpy(w0, m0, sizeof(int32_t) * (size_t)la);
+				memcpy(w1, m1, sizeof(int32_t) * (size_t)lb);
+			}
+		}
+		if (n_levels > 1 && (both || it % 2)) {  /* shared by 2-3 threads (rkt_count), best level */
+			int n = 2 + it % 2;
+			rkt_ws_t *ws[3];
+			set_level(levels[n_levels - 1]);
+			for (int t = 0; t < n; t++) ws[t] = rkt_ws_init(s.max_len);
+			CHECK(rkt_pair_shared(ws[0], (int32_t)la, (int32_t)lb, k) == (la * lb >= (1l << 28)), "long pair %d: shared %d",
+			      it, rkt_pair_shared(ws[0], (int32_t)la, (int32_t)lb, k));
+			for (int t = n - 1; t >= 0; t--)
+				rkt_maxlcp_pair_part(ws[t], s.code + s.off[0], s.len[0], s.code + s.off[1], s.len[1], k, t, n);
+			rkt_maxlcp_pair_merge(ws, n, s.len[0], s.len[1], w0, w1);
+			long fa, fb, ba = n_diff(w0, m0, la, &fa), bb = n_diff(w1, m1, lb, &fb);
+			CHECK(!ba && !bb, "long pair %d in %d parts: %ld + %ld values differ from one part (first at a[%ld], b[%ld])", it, n,
+			      ba, bb, fa, fb);
+			for (int t = 0; t < n; t++) rkt_ws_free(ws[t]);
+			set_level(-1);
+		}
+		rkt_set_free(&s); rio_reads_free(&r);
+	}
+	set_level(-1);
+	tu_state = saved;
+	free(ra); free(rb); free(m0);
+}
+
 int main(int argc, char **argv)
 {
 	int n_sets = argc > 1 ? atoi(argv[1]) : 320;
@@ -236,6 +434,8 @@ int main(int argc, char **argv)
 	if (__builtin_cpu_supports("avx512bw")) levels[n_levels++] = 3;
 	fprintf(stderr, "test_rkt: seed %llu, %d SIMD level(s)\n", (unsigned long long)tu_state, n_levels);
 	test_long_pairs(60);
+	test_lanes32_pairs(400);
+	test_lanes32_long();
 	test_table1();
 	test_pairs(600);
 	test_random_sets(n_sets);

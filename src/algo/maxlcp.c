@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "algo/rkt.h"
+#include "algo/maxlcp32.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RKT_X86 1
@@ -25,9 +26,12 @@ struct rkt_ws_s {
 	uint16_t *row16;        /* 16-bit lanes (reads over 255 bp): one vector per row */
 	uint16_t *col16a, *col16b;
 	int64_t n16;            /* entries of each col16 array */
+	rkt_ws32_t *w32;        /* 32-bit lanes (reads over RKT_MAX16 bp; every pair with lanes32) */
+	int lanes32;            /* rk_tune.rkt_lanes32: every SIMD pair in 32-bit lanes (tests) */
 };
 
 #define RKT_MAX16 65000     /* longest read of the 16-bit sweep (positions fit its lanes) */
+#define RKT_SHARE_CELLS (1ll << 28)  /* a pair that threads share: ~50 ms in 32-bit lanes */
 
 int rkt_simd_level(void)
 {
@@ -53,6 +57,7 @@ rkt_ws_t *rkt_ws_init(int32_t max_len)
 	size_t L = (size_t)max_len + 1;
 	w->max_len = max_len;
 	w->simd = rkt_simd_level();
+	w->lanes32 = w->simd && rk_tune.rkt_lanes32;
 	w->mpos = malloc(L * sizeof(int32_t));
 	w->ra = malloc(4 * L * sizeof(int32_t));
 	if (!w->mpos || !w->ra) { rkt_ws_free(w); return 0; }
@@ -70,6 +75,7 @@ rkt_ws_t *rkt_ws_init(int32_t max_len)
 			if (!w->row16 || !w->col16a) { rkt_ws_free(w); return 0; }
 			w->col16b = w->col16a + w->n16;
 		}
+		if ((max_len > RKT_MAX16 || w->lanes32) && !(w->w32 = rkt_ws32_init(max_len))) { rkt_ws_free(w); return 0; }
 	}
 	return w;
 }
@@ -78,6 +84,7 @@ void rkt_ws_free(rkt_ws_t *w)
 {
 	if (!w) return;
 	free(w->mpos); free(w->ra); free(w->row8); free(w->col8a); free(w->row16); free(w->col16a);
+	rkt_ws32_free(w->w32);
 	free(w);
 }
 
@@ -305,6 +312,11 @@ void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b
 	/* more mismatches than overlap positions cannot occur: cap k so the queue stays short */
 	int64_t kk = k < lmin ? k : lmin;
 #ifdef RKT_X86
+	/* positions past the 16-bit lanes: 32-bit lanes (maxlcp32.c; rates in docs/BENCHMARKS.md) */
+	if (w->w32 && kk < 256 && (w->lanes32 || la > RKT_MAX16 || lb > RKT_MAX16)) {
+		rkt_maxlcp32(w->w32, w->simd, a, la, b, lb, (int)kk + 1, ma, mb);
+		return;
+	}
 	if (w->simd && la <= 255 && lb <= 255) {
 		int K1 = (int)kk + 1;
 		memset(w->col8a, 0, 1024);
@@ -342,4 +354,25 @@ void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b
 	rkt_pass_scalar(w->mpos, b, lb, a, la, 1, kk, w->rb, w->ca);
 	for (int32_t x = 0; x < la; x++) ma[x] = w->ra[x] > w->ca[x] ? w->ra[x] : w->ca[x];
 	for (int32_t y = 0; y < lb; y++) mb[y] = w->rb[y] > w->cb[y] ? w->rb[y] : w->cb[y];
+}
+
+int rkt_pair_shared(const rkt_ws_t *w, int32_t la, int32_t lb, int64_t k)
+{
+	int32_t lmin = la < lb ? la : lb;
+	if (!w->w32 || (k < lmin ? k : lmin) >= 256) return 0;
+	if (w->lanes32) return 1;  /* tests: every pair, short ones too */
+	return (la > RKT_MAX16 || lb > RKT_MAX16) && (int64_t)la * lb >= RKT_SHARE_CELLS;
+}
+
+void rkt_maxlcp_pair_part(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int64_t k, int part,
+                          int nparts)
+{
+	int32_t lmin = la < lb ? la : lb;
+	rkt_maxlcp32_part(w->w32, w->simd, a, la, b, lb, (int)(k < lmin ? k : lmin) + 1, part, nparts);
+}
+
+void rkt_maxlcp_pair_merge(rkt_ws_t *const *w, int n, int32_t la, int32_t lb, int32_t *ma, int32_t *mb)
+{
+	for (int t = 1; t < n; t++) rkt_maxlcp32_fold(w[0]->w32, w[t]->w32, la, lb);
+	rkt_maxlcp32_out(w[0]->w32, la, lb, ma, mb);
 }

@@ -181,6 +181,33 @@ int64_t rkt_winner(const rkt_cand_t *c, int64_t n)
 	return w;
 }
 
+/* The pairs that threads share (rkt_pair_shared), which rkt_count's loop leaves out: in the
+ * loop's order, each by all nt threads of the region at once (every thread calls this), the
+ * counts by thread 0 into the counters h->cnt while the others wait. */
+static void rkt_count_shared(const rkt_opt_t *o, const rkt_set_t *s, const rkt_hist_t *h, int64_t lo, int64_t hi, int share,
+                             int nshare, rkt_ws_t **ws, int32_t *mi, int32_t *mj, rk_progress_t *prog, int64_t *done)
+{
+	int tid = omp_get_thread_num(), nt = omp_get_num_threads();
+	for (int64_t i = lo; i < hi; i++) {
+		if (i % nshare != share) continue;
+		for (int64_t j = 0; j < s->n; j++) {
+			if (j == lo) j = i + 1 > lo ? i + 1 : lo;
+			if (j >= s->n) break;
+			if (j == i || !rkt_pair_shared(ws[tid], s->len[i], s->len[j], o->k)) continue;
+			rkt_maxlcp_pair_part(ws[tid], s->code + s->off[i], s->len[i], s->code + s->off[j], s->len[j], o->k, tid, nt);
+#pragma omp barrier
+#pragma omp master
+			{
+				rkt_maxlcp_pair_merge(ws, nt, s->len[i], s->len[j], mi, mj);
+				rkt_hist_add(h, h->cnt, s, i, j, mi, 0);
+				if (j >= h->lo && j < h->hi) rkt_hist_add(h, h->cnt, s, j, i, mj, 0);
+				rk_progress(prog, (double)++*done);
+			}
+#pragma omp barrier
+		}
+	}
+}
+
 /* Count the pairs of rows i in [lo, hi) with i % nshare == share into h: against every j
  * outside [lo, i] (j < lo for i only: another rank owns j and walks the pair too), and for
  * j as well where h holds j's counters. */
@@ -201,15 +228,17 @@ static rk_status_t rkt_count(const rkt_opt_t *o, const rkt_set_t *s, rkt_hist_t 
 	uint32_t *priv = 0;
 	if (nth > 1 && !rk_tune.rkt_shared_counters && n_cnt * 4 * (uint64_t)(nth - 1) <= RKT_PRIVATE_BYTES)
 		priv = calloc((size_t)n_cnt * (size_t)(nth - 1) + 1, sizeof(uint32_t));
+	rkt_ws_t **ws = calloc((size_t)nth, sizeof *ws);  /* every thread's, for the pairs they share */
 
 #pragma omp parallel num_threads(nth)
 	{
 		rkt_ws_t *w = rkt_ws_init(s->max_len);
 		int32_t *mi = malloc(sizeof(int32_t) * ((size_t)s->max_len + 1) * 2);
 		int32_t *mj = mi ? mi + s->max_len + 1 : 0;
-		int tid = omp_get_thread_num();
+		int tid = omp_get_thread_num(), nt = omp_get_num_threads();
 		uint32_t *cnt = priv && tid > 0 ? priv + (size_t)n_cnt * (size_t)(tid - 1) : h.cnt;
-		int atomic = omp_get_num_threads() > 1 && !priv;
+		int atomic = nt > 1 && !priv, shared = nt > 1 && ws;  /* one long pair: all threads on it */
+		if (ws) ws[tid] = w;
 		if (!w || !mi) {
 #pragma omp atomic write
 			fail = 1;
@@ -224,7 +253,7 @@ static rk_status_t rkt_count(const rkt_opt_t *o, const rkt_set_t *s, rkt_hist_t 
 				for (int64_t j = 0; j < m; j++) {
 					if (j == lo) j = i + 1 > lo ? i + 1 : lo;
 					if (j >= m) break;
-					if (j == i) continue;
+					if (j == i || (shared && rkt_pair_shared(w, s->len[i], s->len[j], o->k))) continue;
 					rkt_maxlcp_pair(w, si, s->len[i], s->code + s->off[j], s->len[j], o->k, mi, mj);
 					rkt_hist_add(&h, cnt, s, i, j, mi, atomic);
 					if (j >= h.lo && j < h.hi) rkt_hist_add(&h, cnt, s, j, i, mj, atomic);
@@ -233,10 +262,12 @@ static rk_status_t rkt_count(const rkt_opt_t *o, const rkt_set_t *s, rkt_hist_t 
 				int64_t d = __atomic_add_fetch(&done, n_done, __ATOMIC_RELAXED);
 				if (omp_get_thread_num() == 0) rk_progress(&prog, (double)d);
 			}
+			if (shared) rkt_count_shared(o, s, &h, lo, hi, share, nshare, ws, mi, mj, &prog, &done);
 		}
 		rkt_ws_free(w);
 		free(mi);
 	}
+	free(ws);
 	if (priv) {
 		/* raw-value slots are written by one thread only, so a sum merges them too */
 #pragma omp parallel for num_threads(nth) schedule(static)

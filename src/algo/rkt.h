@@ -69,6 +69,13 @@ rkt_ws_t *rkt_ws_init(int32_t max_len);
 void rkt_ws_free(rkt_ws_t *w);
 void rkt_maxlcp_pair(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int64_t k,
                      int32_t *ma, int32_t *mb);
+/* A pair that threads share (reads over 65,000 bp, ~2^28 cells and more, in 32-bit lanes;
+ * every 32-bit pair with rk_tune.rkt_lanes32): each of n threads runs part t of n into its
+ * own workspace, then one merges the n workspaces; the result is rkt_maxlcp_pair's. */
+int rkt_pair_shared(const rkt_ws_t *w, int32_t la, int32_t lb, int64_t k);
+void rkt_maxlcp_pair_part(rkt_ws_t *w, const uint8_t *a, int32_t la, const uint8_t *b, int32_t lb, int64_t k, int part,
+                          int nparts);
+void rkt_maxlcp_pair_merge(rkt_ws_t *const *w, int n, int32_t la, int32_t lb, int32_t *ma, int32_t *mb);
 /* 0 scalar, 2 AVX2, 3 AVX-512BW: the best the CPU has, or rk_tune.simd when set */
 int rkt_simd_level(void);
 const char *rkt_simd_name(void);
