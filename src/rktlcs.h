@@ -104,7 +104,6 @@ void rk_common_init(rk_common_t *c);
  *                            120; 0: wait forever)
  *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
  *                            ("4k"; default and cap 1G): tests put window ends everywhere
-
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
  *                            reads over 65,000 bp, short ones too (tests, benchmarks) */
 typedef struct {
