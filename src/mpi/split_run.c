@@ -92,6 +92,7 @@ static rk_status_t eng_half(split_eng_t *e, const char *a, int64_t la, const cha
 #define TAG_MID 24      /* + plane */
 #define TAG_FWD2 26
 #define TAG_REV2 27
+#define TAG_BAND 31     /* .. 35: two banded halves */
 
 /* Words of rows per rank: RKTLCS_SPLIT_WORDS, else proportional to the measured speeds. */
 static void split_words(const rmpi_t *w, int64_t nw, const double *speed, int64_t *words)
@@ -358,10 +359,11 @@ static double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, con
 	if (t.H[0] && (P == 1 || t.H[1]) && eng_init(&g, kind, simd, n_threads, be, 0, a, sr, b, sc, 0) == RK_OK) {
 		rmpi_t solo = { 0 };
 		solo.size = 1;
-		/* the faster of two runs (a GPU's first launch loads its module; a CPU's timer
-		 * is noisy at a few ms) */
+		/* the fastest of three runs (a GPU's first launch loads its module; a CPU's timer
+		 * is noisy at a few ms: on the loaded 2-core machine two runs of 2048 x 64k cells
+		 * still gave half the speed at times) */
 		double ts = rk_realtime(), best = 1e30;
-		for (int it = 0; it < 2; it++) {
+		for (int it = 0; it < 3; it++) {
 			double t0 = rk_realtime();
 			if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
 			if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
@@ -568,20 +570,21 @@ done:
 	return st;
 }
 
-rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+/* Every rank over every cell: slabs of rows, or two ranks meeting on a column. mine: this
+ * rank's speed when the plan measured it (< 0: sample it here). Collective. */
+static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                             int want_path, int n_threads, rmpi_be_t *be, double mine, int64_t *val, aln_path_t *path,
+                             rmpi_split_prof_t *prof)
 {
 	const int simd = aln_simd_level(-1), R = w->size;
 	const int64_t nw = (la + 63) / 64;
-	double *speed = malloc(sizeof(double) * (size_t)R), mine = 1;
+	double *speed = malloc(sizeof(double) * (size_t)R);
 	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
 	rk_status_t st = RK_OK;
-	*val = -1;
-	if (prof) memset(prof, 0, sizeof *prof);
 	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	const int alike = split_alike(w, be);
-	if (!rk_tune.split_words && !alike) mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof);
+	if (mine < 0) mine = !rk_tune.split_words && !alike ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof) : 1;
 	rmpi_allgather(w, &mine, sizeof mine, speed);
 	split_words(w, nw, speed, words);
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
@@ -596,6 +599,260 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 done:
 	free(speed); free(words); free(chunks);
 	return st;
+}
+
+/* ---- the plan: how many ranks take part (docs/lev.md, "One pair on many ranks") ----
+ * Rank 0 finds the bound the one-rank computation prunes with and times its own dense pass on
+ * a sample (the others asleep), then weighs three ways against each other:
+ *  - one rank: the band of the bound (the Ukkonen region: bound wide at the start, narrowing
+ *    as the cost d accumulates), three times over with the path (Hirschberg's levels);
+ *  - two banded halves (split_band_half): each rank the wide end of the band over half of the
+ *    rows, then its half of the path;
+ *  - every rank over every cell: la lb / (the ranks' summed speed), with the pipeline's fill,
+ *    the pipelines from the cut and the pieces for the path.
+ * A way with more ranks must be PLAN_MARGIN faster. When every cell over every rank could
+ * win, all ranks time their pass at once (as the slabs need anyway), and rank 0 decides with
+ * their summed speed. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this
+ * 2-core machine, one thread (docs/BENCHMARKS.md). */
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4 };
+#define PLAN_W0 1400.0      /* columns a pruned strip computes besides the band (its height, chunk ends) */
+#define PLAN_PATH_ROW 1.5e4 /* cells' worth of a path's cost per row (Hirschberg's levels, base cases, preps) */
+#define PLAN_BETA(kind) ((kind) == SPLIT_LEV ? 0.7 : 0.6)   /* a pruned sweep's speed, of a dense pass's */
+#define PLAN_FIXED 2e-3     /* seconds of a split's messages and wake-ups */
+#define PLAN_MARGIN 1.15
+
+typedef struct {
+	int how;
+	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
+	double v;               /* rank 0's speed alone, cells/s of a dense pass */
+	double one, band, all;  /* estimated seconds (band 0: not possible) */
+} split_plan_t;
+
+/* Cells of rows [0, n) of a band bound wide at row 0 that narrows by d over la rows. */
+static double plan_cells(double n, double la, double lb, double bound, double d)
+{
+	if (bound < 0) return n * lb;
+	const double end = d > 0 ? bound * la / d : 1e300, m = n < end ? n : end;
+	const double c = m * bound - d * m * m / (2 * la) + PLAN_W0 * m;
+	return c < n * lb ? c : n * lb;
+}
+
+/* Seconds for one rank of speed v. */
+static double plan_one(int kind, int path, double la, double lb, double bound, double d, double v)
+{
+	if (bound < 0) return (path ? 1.6 : 1.0) * la * lb / v;
+	const double c = plan_cells(la, la, lb, bound, d);
+	return (path ? 3 * c + PLAN_PATH_ROW * la : c) / (PLAN_BETA(kind) * v);
+}
+
+/* Two banded halves (bound >= 0): the wide end of the band over half of the rows, then half of the path. */
+static double plan_band(int kind, int path, double la, double lb, double bound, double d, double v)
+{
+	double t = plan_cells(la / 2, la, lb, bound, d) / (PLAN_BETA(kind) * v);
+	if (path) t += plan_one(kind, 1, la / 2, lb / 2, d / 2, d / 2, v);
+	return t + PLAN_FIXED;
+}
+
+/* R ranks of summed speed V (slabs of rows from three on: a fill of a chunk per rank of a
+ * half, twice with the path, whose pipelines from the cut add half of the cells) */
+static double plan_all(int kind, int path, double la, double lb, int R, double V, double bound, double d)
+{
+	const double vr = V / R, fill = R >= 3 ? (R / 2 - 1) * (double)SPLIT_CHUNK * (la / R) / vr : 0;
+	double t = la * lb / V + fill;
+	if (path) t += (R >= 3 ? 0.5 * la * lb / V + fill : 0) + plan_one(kind, 1, la / R, lb / R, bound < 0 ? -1 : d / R, d / R, vr);
+	return t + PLAN_FIXED;
+}
+
+/* Rank 0's choice: the fastest way, fewer ranks unless more are PLAN_MARGIN faster; V: the
+ * ranks' summed speed (0: not measured, PLAN_MEASURE when all ranks could win). */
+static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t lb, int R, double V)
+{
+	const double d = (double)(p->ub >= 0 ? p->ub : 0), bound = (double)p->bound;
+	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v);
+	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, p->v) : 0;
+	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
+	const double few = p->band > 0 && p->band * PLAN_MARGIN < p->one ? p->band : p->one;
+	if (p->all * PLAN_MARGIN >= few) return few == p->one ? PLAN_ONE : PLAN_BAND;
+	return V > 0 ? PLAN_ALL : PLAN_MEASURE;
+}
+
+/* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile). */
+static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, double *mine, rmpi_split_prof_t *prof)
+{
+	const int simd = aln_simd_level(-1), forced = rk_tune.split_plan;
+	memset(p, 0, sizeof *p);
+	p->bound = k; p->ub = -1;
+	*mine = -1;
+	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time */
+	if (rmpi_any(w, be && be->use_gpu) || forced == PLAN_ALL) {
+		p->how = PLAN_ALL;
+		rk_debug("split: %s: every rank over every cell", forced == PLAN_ALL ? "RKTLCS_SPLIT_PLAN=all" : "GPU ranks");
+		return RK_OK;
+	}
+	int64_t msg[3] = { RK_OK, 0, 0 };  /* status, plan, bound */
+	if (w->rank == 0) {
+		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub);
+		if (st) rk_err("%s", rk_error());
+		p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof);
+		p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
+		if (forced) p->how = forced == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : forced;
+		msg[0] = st; msg[1] = p->how; msg[2] = p->bound;
+	}
+	rmpi_bcast_idle(w, 0, msg, sizeof msg);
+	if (msg[0] != RK_OK) return (rk_status_t)msg[0];
+	p->how = (int)msg[1]; p->bound = msg[2];
+	if (p->how == PLAN_MEASURE) {
+		/* as the slabs would: every rank at once */
+		*mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof);
+		const double V = rmpi_sum(w, *mine);
+		int64_t how = w->rank == 0 ? plan_choose(p, kind, want_path, la, lb, w->size, V) : 0;
+		rmpi_bcast_i64(w, 0, &how);
+		p->how = (int)how;
+	}
+	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
+	rk_debug("split: %s %lld x %lld: bound %lld (%s), static band %lld, rank 0 %.3g cells/s; estimates: one rank %.3f s, "
+	         "two banded halves %.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la,
+	         (long long)lb, (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell",
+	         (long long)p->ub, p->v, p->one, p->band, w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	return RK_OK;
+}
+
+/* The pair's value from its cost (lev: -1 above k >= 0; lcs: the length). */
+static int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t cost)
+{
+	if (kind == SPLIT_LCS) return (la + lb - cost) / 2;
+	return cost < 0 || (k >= 0 && cost > k) ? -1 : cost;
+}
+
+/* Rank 0 alone, the others asleep. Collective. */
+static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const char *a, int64_t la, const char *b,
+                             int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	rk_status_t st = RK_OK;
+	if (w->rank == 0) {
+		const double t0 = rk_realtime();
+		int64_t cost;
+		st = split_solo(kind, a, la, b, lb, bound, aln_simd_level(-1), n_threads, &cost, want_path ? path : 0);
+		if (st) rk_err("%s", rk_error());
+		else *val = split_value(kind, k, la, lb, cost);
+		if (prof) { prof->rows = la; prof->fwd[0] = prof->fwd[1] = rk_realtime() - t0; }
+	}
+	return rmpi_agree_idle(w, st);
+}
+
+/* Rank 1's piece of the path to rank 0, which appends it to its own (ending in the crossing
+ * step): { status, cost, runs }, rank 0's go once it has room, then the runs. *cost: the
+ * pieces' sum, on rank 0. */
+static rk_status_t band_gather(const rmpi_t *w, rk_status_t st, int64_t got, aln_path_t *piece, aln_path_t *path, int64_t *cost)
+{
+	int64_t h[3] = { st, got, st ? 0 : piece->n }, go = 0;
+	if (w->rank == 1) {
+		rmpi_send(w, h, sizeof h, 0, TAG_BAND + 2);
+		rmpi_recv_idle(w, &go, sizeof go, 0, TAG_BAND + 3);
+		if (go && h[2]) rmpi_send(w, piece->run, 8 * (size_t)h[2], 0, TAG_BAND + 4);
+		return st;
+	}
+	int64_t o[3];
+	aln_path_t q = { 0 };
+	rmpi_recv_idle(w, o, sizeof o, 1, TAG_BAND + 2);
+	go = o[2] <= 0 || (q.run = malloc(8 * (size_t)o[2])) != 0;
+	rmpi_send(w, &go, sizeof go, 1, TAG_BAND + 3);
+	if (!go) { rk_err("rank 0: out of memory for a path of %lld runs", (long long)o[2]); return RK_ERES; }
+	if (o[2] > 0) rmpi_recv_idle(w, q.run, 8 * (size_t)o[2], 1, TAG_BAND + 4);
+	q.n = q.m = o[2] > 0 ? o[2] : 0;
+	if (!st && o[0]) st = (rk_status_t)o[0];   /* rank 1 said why */
+	path->n = 0;
+	if (!st) st = aln_path_cat(path, piece);
+	if (!st) st = aln_path_cat(path, &q);
+	if (st == RK_ERES && !o[0]) rk_err("rank 0: %s", rk_error());
+	*cost = got + o[1];
+	aln_path_free(&q);
+	return st;
+}
+
+/* Two banded halves: ranks 0 and 1 as the first split of the one-rank Hirschberg (split.h),
+ * the others asleep. Rank 1's half's last row goes to rank 0, which finds the crossing and
+ * sends it back; with the path each rank then computes its side's, pruned by its known cost.
+ * Collective. */
+static rk_status_t split_band(const rmpi_t *w, int kind, int64_t k, int64_t bound, const char *a, int64_t la, const char *b,
+                              int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	const int me = w->rank, simd = aln_simd_level(-1);
+	const int64_t room = 6 + 2 * ((lb + 63) / 64 + 1);   /* the largest message of a half */
+	uint64_t *msg = 0, *other = me == 0 ? malloc(8 * (size_t)room) : 0;
+	int64_t n = 0, no = 0, cut[8] = { 0 };   /* status, then split_cut_t */
+	split_cut_t x = { 0 };
+	aln_path_t piece = { 0 };
+	rk_status_t st = me == 0 && !other ? RK_ERES : RK_OK;
+	if (st) rk_err("rank 0: out of memory");
+	if ((st = rmpi_agree_idle(w, st)) != RK_OK) return st;
+	const double t0 = rk_realtime();
+	if (me <= 1) {
+		st = split_band_half(kind, a, la, b, lb, me, bound, simd, n_threads, &msg, &n);
+		if (st) { rk_err("rank %d: %s", me, rk_error()); n = -1; }
+		if (prof) { prof->rows = me ? la - split_band_rows(la) - 1 : split_band_rows(la); prof->fwd[0] = prof->fwd[1] = rk_realtime() - t0; }
+	}
+	double t1 = rk_realtime(), t2 = t1;
+	if (me == 1) {
+		rmpi_send(w, &n, sizeof n, 0, TAG_BAND);
+		if (n > 0) rmpi_send(w, msg, 8 * (size_t)n, 0, TAG_BAND + 1);
+		rmpi_recv_idle(w, cut, sizeof cut, 0, TAG_BAND);
+		st = (rk_status_t)cut[0];
+		x = (split_cut_t){ cut[1], cut[2], cut[3], cut[4], cut[5], cut[6], cut[7] };
+	} else if (me == 0) {
+		rmpi_recv_idle(w, &no, sizeof no, 1, TAG_BAND);
+		if (no > room) no = -1;   /* never: the edge of a half */
+		if (no > 0) rmpi_recv_idle(w, other, 8 * (size_t)no, 1, TAG_BAND + 1);
+		t2 = rk_realtime();
+		if (!st && no < 0) st = RK_ERES;   /* rank 1 said why */
+		if (!st && (st = split_band_meet(kind, msg, n, other, no, a, la, b, lb, &x)) != RK_OK) rk_err("%s", rk_error());
+		if (!st && bound >= 0 && x.best > bound) x.best = -1;
+		if (!st && x.best < 0 && kind == SPLIT_LCS) {
+			rk_err("the banded halves of an LCS found no crossing within its own bound %lld", (long long)bound);
+			st = RK_ERES;
+		}
+		const int64_t c[8] = { st, x.s, x.j, x.jn, x.op, x.cf, x.cb, x.best };
+		rmpi_send(w, c, sizeof c, 1, TAG_BAND);
+		rk_debug("split: two banded halves: rank 0's %.3f s, waits %.3f s for rank 1's, meeting %.3f s", t1 - t0, t2 - t1,
+		         rk_realtime() - t2);
+	}
+	free(msg);
+	free(other);
+	if (me <= 1 && !st) {
+		*val = split_value(kind, k, la, lb, x.best);
+		if (want_path && *val >= 0) {
+			t2 = rk_realtime();
+			int64_t got = -1, sum = 0;
+			st = me == 0 ? split_solo(kind, a, x.s, b, x.j, x.cf, simd, n_threads, &got, &piece)
+			             : split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, n_threads, &got, &piece);
+			if (!st && me == 0) { st = aln_path_push(&piece, (int)x.op, 1); got += x.best - x.cf - x.cb; }
+			if (st && me == 1) rk_err("rank 1: %s", rk_error());
+			st = band_gather(w, st, got, &piece, path, &sum);
+			if (!st && me == 0 && sum != x.best) {
+				rk_err("the pieces of the banded split's path cost %lld, not %lld", (long long)sum, (long long)x.best);
+				st = RK_ERES;
+			}
+			if (prof) prof->trace_s = rk_realtime() - t2;
+		}
+	}
+	aln_path_free(&piece);
+	if (me != 0) *val = -1;
+	return rmpi_agree_idle(w, st);
+}
+
+rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	split_plan_t p;
+	double mine;
+	*val = -1;
+	if (prof) memset(prof, 0, sizeof *prof);
+	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, &mine, prof);
+	if (st) return st;
+	if (p.how == PLAN_ONE) return split_one(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
+	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
+	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, mine, val, path, prof);
 }
 
 void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)
