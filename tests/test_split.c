@@ -81,7 +81,7 @@ static void band_case(int it)
 	const int64_t expect = k >= 0 && ncost > k ? -1 : ncost;
 	int64_t bound, ub, cost;
 	aln_path_t one = { 0 }, top = { 0 }, bot = { 0 };
-	CHECK(!split_bound(kind, a, la, b, lb, k, simd, 1, &bound, &ub) && ub >= ncost && (k < 0 ? bound < 0 || bound == ub : bound == k),
+	CHECK(!split_bound(kind, a, la, b, lb, k, simd, 1, &bound, &ub) && (k < 0 ? ub >= ncost && (bound < 0 || bound == ub) : bound == k && ub < 0),
 	      "band set %d: bound %lld ub %lld, cost %lld k %lld", it, (long long)bound, (long long)ub, (long long)ncost, (long long)k);
 	/* rank 0 alone */
 	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 2, &cost, 0) && cost == expect, "band set %d (lev %d, %ld x %ld, k %lld): solo cost %lld, want %lld",

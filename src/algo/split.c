@@ -213,7 +213,7 @@ rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int6
 {
 	*bound = k;
 	*ub = -1;
-	if (la <= 0 || lb <= 0) return RK_OK;
+	if (k >= 0 || la <= 0 || lb <= 0) return RK_OK;
 	aln_prep_t p;
 	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 	if (st) return st;
@@ -221,7 +221,7 @@ rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int6
 	aln_sweep_opt_t o = { .K = split_K(kind), .simd = simd, .n_threads = n_threads, .k = -1, .w = 256, .la_end = la, .lb_end = lb };
 	st = aln_sweep(&p, &o, 0, ub);
 	aln_prep_free(&p);
-	if (!st && k < 0 && (double)*ub * (double)(la < lb ? la : lb) < 0.5 * (double)la * (double)lb) *bound = *ub;
+	if (!st && (double)*ub * (double)(la < lb ? la : lb) < 0.5 * (double)la * (double)lb) *bound = *ub;
 	return st;
 }
 

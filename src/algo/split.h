@@ -61,7 +61,8 @@ int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t
  * cost grows, and each half starts at its wide end), the pieces of the path half each. */
 
 /* *bound: the bound the one-rank computation prunes with (k >= 0 itself; -1: every cell);
- * *ub: the static band's cost, an upper bound of the pair's (-1: an empty pair). */
+ * *ub: the static band's cost, an upper bound of the pair's (-1: k >= 0, which needs none, or
+ * an empty pair). */
 rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int simd, int n_threads,
                         int64_t *bound, int64_t *ub);
 /* The pair on this worker alone, pruned by bound (>= the pair's cost, or lev -k; -1: none):

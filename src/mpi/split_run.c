@@ -667,7 +667,9 @@ static double plan_all(int kind, int path, double la, double lb, int R, double V
  * ranks' summed speed (0: not measured, PLAN_MEASURE when all ranks could win). */
 static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t lb, int R, double V)
 {
-	const double d = (double)(p->ub >= 0 ? p->ub : 0), bound = (double)p->bound;
+	/* the cost the band narrows by: the static band's, else (-k) the bound itself, the
+	 * narrowest band and so the fewest ranks */
+	const double d = (double)(p->ub >= 0 ? p->ub : p->bound >= 0 ? p->bound : 0), bound = (double)p->bound;
 	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v);
 	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, p->v) : 0;
 	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
@@ -711,10 +713,12 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 		p->how = (int)how;
 	}
 	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
-	rk_debug("split: %s %lld x %lld: bound %lld (%s), static band %lld, rank 0 %.3g cells/s; estimates: one rank %.3f s, "
-	         "two banded halves %.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la,
-	         (long long)lb, (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell",
-	         (long long)p->ub, p->v, p->one, p->band, w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	char ub[48] = "";
+	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
+	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s; estimates: one rank %.3f s, two banded halves "
+	         "%.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v, p->one, p->band,
+	         w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
 	return RK_OK;
 }
 
