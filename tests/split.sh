@@ -1,7 +1,9 @@
 #!/bin/bash
 # One pair split across ranks (issue 13): lev and lcs on random and related pairs of 1 kb to
 # 1 Mb, split across 2-4 ranks in slabs of rows (RKTLCS_SPLIT_CELLS low so that every pair is
-# split), with the default slabs (by measured speed) and forced unequal ones (a rank with a
+# split, RKTLCS_SPLIT_PLAN=all so that every rank computes every cell whatever the cost model
+# says; tests/split_plan.sh tests the model's other ways), with the default slabs (by measured
+# speed) and forced unequal ones (a rank with a
 # single word of rows, ranks with none, halves of several ranks): the distance, the CIGAR, the LCS, the subsequence
 # and the path must be byte-identical to the one-rank run.
 # BACKEND gpu: the split runs (and a one-rank run) on the GPU, every rank sharing the
@@ -14,7 +16,7 @@ if [ "$backend" = gpu ] && ! "$cli" --version | grep -q '^gpu: CUDA, [0-9]* devi
 fi
 rm -rf "$tmp"; mkdir -p "$tmp"
 cd "$tmp" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 RKTLCS_SPLIT_CELLS=1000
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 RKTLCS_SPLIT_CELLS=1000 RKTLCS_SPLIT_PLAN=all
 fail=0 pass=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -30,7 +32,7 @@ gen() {  # n seed -> a.fa b.fa
 }
 run() {  # label, np, words, args...
 	local lab=$1 np=$2 words=$3; shift 3
-	RKTLCS_SPLIT_WORDS=$words timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_WORDS \
+	RKTLCS_SPLIT_WORDS=$words timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_WORDS -x RKTLCS_SPLIT_PLAN \
 		"$cli" "$@" --backend $backend -q --threads 1 -o np.tsv 2> err
 	local rc=$?
 	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=$np slabs=${words:-by speed}" \
@@ -39,7 +41,7 @@ run() {  # label, np, words, args...
 # a mix of backends: rank 0 without a device (the CPU), rank 1 on the GPU (--backend auto)
 runmix() {  # label, args...
 	local lab=$1; shift
-	timeout 600 "$mpiexec" --oversubscribe -x RKTLCS_SPLIT_CELLS -np 1 env CUDA_VISIBLE_DEVICES= "$cli" "$@" -q --threads 1 -o np.tsv : \
+	timeout 600 "$mpiexec" --oversubscribe -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_PLAN -np 1 env CUDA_VISIBLE_DEVICES= "$cli" "$@" -q --threads 1 -o np.tsv : \
 		-np 1 "$cli" "$@" -q --threads 1 -o np.tsv 2> err
 	local rc=$?
 	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=2 cpu+gpu" || bad "$lab np=2 cpu+gpu: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
@@ -48,7 +50,7 @@ runmix() {  # label, args...
 # does): they must agree on one, whatever each prefers
 runchunks() {  # label, args...
 	local lab=$1; shift
-	timeout 300 "$mpiexec" --oversubscribe -x RKTLCS_SPLIT_CELLS -np 1 env RKTLCS_SPLIT_CHUNK=64 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv : \
+	timeout 300 "$mpiexec" --oversubscribe -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_PLAN -np 1 env RKTLCS_SPLIT_CHUNK=64 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv : \
 		-np 1 env RKTLCS_SPLIT_CHUNK=4096 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv : \
 		-np 1 env RKTLCS_SPLIT_CHUNK=640 "$cli" "$@" --backend $backend -q --threads 1 -o np.tsv 2> err
 	local rc=$?

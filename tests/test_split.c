@@ -3,12 +3,17 @@
  * edges' bits, then the first (row) or last (column) smallest sum. Edges: random deltas, runs
  * of one delta, and adversarial ones where F + R ties on every cell (the tie rule decides) or
  * ties after a deep dip; lengths 1-700, multiples of 64 and one off.
+ * Then the banded split (split_bound, split_solo, split_band_half, split_band_meet) against
+ * the naive DP of naive_dp.c: the cost and the canonical path of rank 0 alone, and of two
+ * banded halves met and their pieces concatenated, on random and related pairs of 1-3000 bp,
+ * lev with and without -k, lcs.
  * Usage: test_split [SETS] [SEED] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 #include "algo/split.h"
+#include "naive_dp.h"
 
 /* the delta of bit q: lev +1 / -1 planes; lcs sign sg times 2 b - 1 */
 static long dlt(int lev, int sg, uint64_t *const *e, long q)
@@ -40,6 +45,75 @@ static long naive(int lev, int sg, uint64_t *const *F, uint64_t *const *R, long 
 	}
 	*total = best; *fat = fb;
 	return at;
+}
+
+static char *cigar(const aln_path_t *p)
+{
+	int64_t n = aln_path_cigar(p, 0, 0);
+	char *s = malloc((size_t)n + 1);
+	aln_path_cigar(p, s, n + 1);
+	return s;
+}
+
+/* One pair: rank 0 alone and two banded halves against the naive DP. */
+static void band_case(int it)
+{
+	const int lev = it & 1, kind = lev ? SPLIT_LEV : SPLIT_LCS, simd = aln_simd_level(-1);
+	long la = tu_range(1, 3000), lb;
+	if (it % 5 == 0) la = 64 * tu_range(1, 40) + tu_range(-1, 1);
+	const int alpha = (int)tu_range(2, 4), rate = it % 4 == 3 ? -1 : (int)tu_range(0, 40);
+	char *a = malloc((size_t)la + 1), *b = malloc(2 * (size_t)la + 8);
+	for (long i = 0; i < la; i++) a[i] = "ACGT"[tu_range(0, alpha - 1)];
+	lb = 0;
+	for (long i = 0; i < la; i++) {   /* rate % point edits, or an unrelated B */
+		long r = tu_range(0, 99);
+		if (rate < 0) b[lb++] = "ACGT"[tu_range(0, alpha - 1)];
+		else if (r >= rate) b[lb++] = a[i];
+		else if (r % 3 == 0) b[lb++] = "ACGTN"[tu_range(0, 4)];
+		else if (r % 3 == 1) { b[lb++] = a[i]; b[lb++] = "ACGT"[tu_range(0, 3)]; }
+	}
+	if (lb == 0) b[lb++] = 'A';
+	char *ops = 0;
+	const int64_t nv = lev ? naive_lev(a, la, b, lb, &ops) : naive_lcs(a, la, b, lb, &ops);
+	const int64_t ncost = lev ? nv : la + lb - 2 * nv;
+	char *want = naive_cigar(ops);
+	const int64_t k = lev && it % 3 == 0 ? tu_range(0, ncost + ncost / 4 + 2) : -1;
+	const int64_t expect = k >= 0 && ncost > k ? -1 : ncost;
+	int64_t bound, ub, cost;
+	aln_path_t one = { 0 }, top = { 0 }, bot = { 0 };
+	CHECK(!split_bound(kind, a, la, b, lb, k, simd, 1, &bound, &ub) && (k < 0 ? ub >= ncost && (bound < 0 || bound == ub) : bound == k && ub < 0),
+	      "band set %d: bound %lld ub %lld, cost %lld k %lld", it, (long long)bound, (long long)ub, (long long)ncost, (long long)k);
+	/* rank 0 alone */
+	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 2, &cost, 0) && cost == expect, "band set %d (lev %d, %ld x %ld, k %lld): solo cost %lld, want %lld",
+	      it, lev, la, lb, (long long)k, (long long)cost, (long long)expect);
+	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 1, &cost, &one) && cost == expect, "band set %d: solo path cost %lld, want %lld", it,
+	      (long long)cost, (long long)expect);
+	char *got = cigar(&one);
+	CHECK(expect < 0 ? one.n == 0 : !strcmp(got, want), "band set %d (lev %d, %ld x %ld): solo path %.80s, want %.80s", it, lev, la, lb, got, want);
+	free(got);
+	/* two banded halves, their meeting and pieces */
+	if (la > 128) {
+		uint64_t *m0 = 0, *m1 = 0;
+		int64_t n0, n1, g0 = -1, g1 = -1;
+		split_cut_t x;
+		CHECK(!split_band_half(kind, a, la, b, lb, 0, bound, simd, 1, &m0, &n0) && !split_band_half(kind, a, la, b, lb, 1, bound, simd, 2, &m1, &n1) &&
+		      !split_band_meet(kind, m0, n0, m1, n1, a, la, b, lb, &x), "band set %d: the halves failed", it);
+		if (bound >= 0 && x.best > bound) x.best = -1;
+		CHECK(x.best == expect && x.s == split_band_rows(la), "band set %d (lev %d, %ld x %ld, bound %lld): halves meet at cost %lld, want %lld", it, lev, la,
+		      lb, (long long)bound, (long long)x.best, (long long)expect);
+		if (x.best >= 0 && x.best == expect) {
+			CHECK(!split_solo(kind, a, x.s, b, x.j, x.cf, simd, 1, &g0, &top) && !aln_path_push(&top, (int)x.op, 1) &&
+			      !split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, 1, &g1, &bot) && !aln_path_cat(&top, &bot) &&
+			      g0 == x.cf && g1 == x.cb, "band set %d: pieces cost %lld + %lld, want %lld + %lld", it, (long long)g0, (long long)g1,
+			      (long long)x.cf, (long long)x.cb);
+			got = cigar(&top);
+			CHECK(!strcmp(got, want), "band set %d (lev %d, %ld x %ld): halves' path %.80s, want %.80s", it, lev, la, lb, got, want);
+			free(got);
+		}
+		free(m0); free(m1);
+	}
+	aln_path_free(&one); aln_path_free(&top); aln_path_free(&bot);
+	free(ops); free(want); free(a); free(b);
 }
 
 int main(int argc, char **argv)
@@ -86,5 +160,6 @@ int main(int argc, char **argv)
 		      shape, n, (long long)got, (long long)gt, (long long)gf, want, tot, fat);
 		for (int q = 0; q < 4; q++) free(b[q]);
 	}
+	for (int it = 0; it < sets / 5; it++) band_case(it);
 	return tu_done("test_split");
 }

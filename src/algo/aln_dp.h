@@ -75,6 +75,21 @@ rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, int64_t k, int si
 rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd,
                        int n_threads, aln_path_t *path, int64_t *got);
 
+/* The top level of aln_hirsch as two independent halves (one pair split across ranks): the
+ * middle row is_ = aln_hirsch_row(la) (word-aligned); the top half is rows [0, is_) forward,
+ * the bottom half rows [is_ + 1, la) on A and B reversed, each pruned to the cells of paths of
+ * cost <= k (< 0: every cell) on n_threads. aln_hirsch_half gives a half's bottom row (the
+ * caller frees e); aln_hirsch_cross the optimal crossing of row is_ from both, the canonical
+ * one (x->best -1: none within k), exactly as aln_hirsch's first split. */
+typedef struct {
+	int64_t j, jn, op, cf, cb, best;   /* crossing (i*, j) -> (i* + 1, jn) by op, costs of both sides, total */
+} aln_cross_t;
+static inline int64_t aln_hirsch_row(int64_t la) { return 64 * (((la + 63) / 64) / 2); }
+rk_status_t aln_hirsch_half(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, int bottom, int64_t k,
+                            int simd, int n_threads, aln_edge_t *e);
+void aln_hirsch_cross(int kind, const aln_edge_t *F, const aln_edge_t *B, const char *a, int64_t la, const char *b, int64_t lb,
+                      aln_cross_t *x);
+
 /* n pairs: cost[i] (lev distance or lcs indel cost, -1 above k >= 0) and paths[i] (NULL:
  * none), short pairs one per SIMD lane, n_threads OpenMP threads over pairs. */
 rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64_t k, int simd, int n_threads, int64_t *cost,

@@ -208,9 +208,7 @@ typedef struct {
 	const char *b0;
 } hctx_t;
 
-typedef struct {
-	int64_t j, jn, op, cf, cb, best;   /* crossing (i*, j) -> (i* + 1, jn), costs of both sides, total */
-} cross_t;
+typedef aln_cross_t cross_t;
 
 /* cost of the edge as a running value along the bottom row of a sweep */
 static inline int delta_at(int kind, const aln_edge_t *e, int64_t col)
@@ -301,7 +299,7 @@ static rk_status_t hirsch_rec(const hctx_t *h, const char *a, int64_t la, const 
 		aln_path_free(&tmp);
 		return st;
 	}
-	const int64_t is = 64 * (((la + 63) / 64) / 2);
+	const int64_t is = aln_hirsch_row(la);
 	const int par = h->par && la * lb >= TASK_CELLS;
 	aln_edge_t F = { 0 }, B = { 0 };
 	rk_status_t s1 = RK_OK, s2 = RK_OK;
@@ -397,4 +395,24 @@ rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const cha
 	}
 	if (!st && bound >= 0 && *got > bound) *got = -1;
 	return st;
+}
+
+rk_status_t aln_hirsch_half(const aln_kind_t *K, const char *a, int64_t la, const char *b, int64_t lb, int bottom, int64_t k,
+                            int simd, int n_threads, aln_edge_t *e)
+{
+	const int64_t is = aln_hirsch_row(la);
+	aln_prep_t p;
+	rk_status_t st = bottom ? aln_prep_init(&p, a + is + 1, la - is - 1, 1, b, lb, 1, simd) : aln_prep_init(&p, a, is, 0, b, lb, 0, simd);
+	if (st) return st;
+	aln_sweep_opt_t o = { .K = K, .simd = simd, .n_threads = n_threads, .k = k, .w = 0, .la_end = la, .lb_end = lb };
+	int64_t cost;
+	st = aln_sweep(&p, &o, e, &cost);
+	aln_prep_free(&p);
+	return st;
+}
+
+void aln_hirsch_cross(int kind, const aln_edge_t *F, const aln_edge_t *B, const char *a, int64_t la, const char *b, int64_t lb,
+                      aln_cross_t *x)
+{
+	cross_scan(kind, F, B, lb, a[aln_hirsch_row(la)], b, x);
 }

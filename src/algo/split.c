@@ -205,3 +205,110 @@ int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t
 	/* F(i, c) = c + deltas 1..i; R(i, c) = (lb - c) + reverse deltas 1..la - i */
 	return split_walk(kind, 1, F, R, la, c, (lb - c) + split_vsum(kind, R, la), 1, total, fat);
 }
+
+static const aln_kind_t *split_K(int kind) { return kind == SPLIT_LEV ? &aln_lev : &aln_lcs; }
+
+rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int simd, int n_threads,
+                        int64_t *bound, int64_t *ub)
+{
+	*bound = k;
+	*ub = -1;
+	if (k >= 0 || la <= 0 || lb <= 0) return RK_OK;
+	aln_prep_t p;
+	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
+	if (st) return st;
+	/* the static band of aln_cost and aln_hirsch */
+	aln_sweep_opt_t o = { .K = split_K(kind), .simd = simd, .n_threads = n_threads, .k = -1, .w = 256, .la_end = la, .lb_end = lb };
+	st = aln_sweep(&p, &o, 0, ub);
+	aln_prep_free(&p);
+	if (!st && (double)*ub * (double)(la < lb ? la : lb) < 0.5 * (double)la * (double)lb) *bound = *ub;
+	return st;
+}
+
+rk_status_t split_solo(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd, int n_threads,
+                       int64_t *cost, aln_path_t *path)
+{
+	*cost = -1;
+	if (path) {
+		path->n = 0;
+		rk_status_t st = aln_hirsch(split_K(kind), a, la, b, lb, bound, simd, n_threads, path, cost);
+		if (!st && *cost < 0) path->n = 0;
+		return st;
+	}
+	if (la == 0 || lb == 0) {
+		*cost = bound >= 0 && la + lb > bound ? -1 : la + lb;
+		return RK_OK;
+	}
+	aln_prep_t p;
+	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
+	if (st) return st;
+	st = aln_cost(split_K(kind), &p, bound, simd, n_threads, cost);
+	aln_prep_free(&p);
+	return st;
+}
+
+/* a half's message: c0, c1, v0, dead, the first word w0 of the bits [c0, c1), their count nw,
+ * then nw words of each plane */
+enum { BAND_HEAD = 6 };
+
+rk_status_t split_band_half(int kind, const char *a, int64_t la, const char *b, int64_t lb, int bottom, int64_t bound, int simd,
+                            int n_threads, uint64_t **msg, int64_t *n)
+{
+	aln_edge_t e = { 0 };
+	*msg = 0;
+	*n = 0;
+	rk_status_t st = aln_hirsch_half(split_K(kind), a, la, b, lb, bottom, bound, simd, n_threads, &e);
+	if (st) return st;
+	const int P = split_planes(kind);
+	const int64_t w0 = e.c0 >> 6, nw = e.c1 > e.c0 ? (e.c1 + 63) / 64 - w0 : 0;
+	uint64_t *m = malloc(8 * (size_t)(BAND_HEAD + P * nw));
+	if (!m) {
+		aln_edge_free(&e);
+		rk_set_error("out of memory for the edge of a banded half");
+		return RK_ERES;
+	}
+	m[0] = (uint64_t)e.c0; m[1] = (uint64_t)e.c1; m[2] = (uint64_t)e.v0; m[3] = (uint64_t)e.dead;
+	m[4] = (uint64_t)w0; m[5] = (uint64_t)nw;
+	for (int q = 0; q < P; q++) if (nw) memcpy(m + BAND_HEAD + q * nw, e.h[q] + w0, 8 * (size_t)nw);
+	aln_edge_free(&e);
+	*msg = m;
+	*n = BAND_HEAD + P * nw;
+	return RK_OK;
+}
+
+/* A message back into an edge over lb columns (bits outside [c0, c1) zero: never read). */
+static rk_status_t band_edge(int kind, const uint64_t *m, int64_t n, int64_t lb, aln_edge_t *e)
+{
+	const int P = split_planes(kind);
+	const int64_t nh = (lb + 63) / 64 + 1;
+	memset(e, 0, sizeof *e);
+	if (n < BAND_HEAD || n != BAND_HEAD + P * (int64_t)m[5] || (int64_t)(m[4] + m[5]) > nh) {
+		rk_set_error("a banded half's edge is malformed (%lld words)", (long long)n);
+		return RK_EINPUT;
+	}
+	e->c0 = (int64_t)m[0]; e->c1 = (int64_t)m[1]; e->v0 = (int64_t)m[2]; e->dead = (int)m[3];
+	for (int q = 0; q < P; q++) {
+		if (!(e->h[q] = calloc((size_t)nh, 8))) { aln_edge_free(e); rk_set_error("out of memory"); return RK_ERES; }
+		if (m[5]) memcpy(e->h[q] + m[4], m + BAND_HEAD + q * (int64_t)m[5], 8 * (size_t)m[5]);
+	}
+	return RK_OK;
+}
+
+rk_status_t split_band_meet(int kind, const uint64_t *top, int64_t ntop, const uint64_t *bot, int64_t nbot, const char *a,
+                            int64_t la, const char *b, int64_t lb, split_cut_t *x)
+{
+	aln_edge_t F, B;
+	aln_cross_t c;
+	rk_status_t st = band_edge(kind, top, ntop, lb, &F);
+	if (!st) st = band_edge(kind, bot, nbot, lb, &B);
+	else memset(&B, 0, sizeof B);
+	if (!st) {
+		aln_hirsch_cross(kind == SPLIT_LEV ? ALN_LEV : ALN_LCS, &F, &B, a, la, b, lb, &c);
+		*x = (split_cut_t){ aln_hirsch_row(la), c.j, c.jn, c.op, c.cf, c.cb, c.best };
+	}
+	aln_edge_free(&F);
+	aln_edge_free(&B);
+	return st;
+}
+
+int64_t split_band_rows(int64_t la) { return aln_hirsch_row(la); }

@@ -50,4 +50,40 @@ int64_t split_meet(int kind, uint64_t *const *F, int64_t s, uint64_t *const *R, 
 int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t la, int64_t lb, int64_t c, int64_t *total,
                        int64_t *fat);
 
+/* ---- one worker alone, and two halves pruned to the band of a bound ----
+ * The one-rank computation (lev_pair, lcs_pair) prunes with a bound: lev -k, else the cost of
+ * a static band about the diagonal where pruning with it pays; it computes the cells of paths
+ * within the bound only. Two workers can share it as the first split of its Hirschberg: the
+ * rows above the middle row split_band_rows(la) forward, those below on A and B reversed,
+ * each pruned by the same bound; their last rows meet in the optimal crossing of the middle
+ * row (the canonical path's), and each side is then a problem of its own whose cost is known
+ * (its bound). The halves' cells are 3/4 of the one-rank distance's (the band narrows as the
+ * cost grows, and each half starts at its wide end), the pieces of the path half each. */
+
+/* *bound: the bound the one-rank computation prunes with (k >= 0 itself; -1: every cell);
+ * *ub: the static band's cost, an upper bound of the pair's (-1: k >= 0, which needs none, or
+ * an empty pair). */
+rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int simd, int n_threads,
+                        int64_t *bound, int64_t *ub);
+/* The pair on this worker alone, pruned by bound (>= the pair's cost, or lev -k; -1: none):
+ * *cost (lev distance, lcs indel cost la + lb - 2 lcs; -1 above a bound) and, when path is not
+ * NULL, the canonical path (reset first; empty at -1): what lev_pair / lcs_pair give. */
+rk_status_t split_solo(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd, int n_threads,
+                       int64_t *cost, aln_path_t *path);
+/* The middle row s: the top half is rows [0, s), the bottom half rows [s + 1, la). */
+int64_t split_band_rows(int64_t la);
+/* One half (bottom 0: the top one, 1: the bottom one) pruned by bound, on n_threads; its last
+ * row as a message for the meeting: *msg (malloc'd, the caller frees it), *n words. */
+rk_status_t split_band_half(int kind, const char *a, int64_t la, const char *b, int64_t lb, int bottom, int64_t bound, int simd,
+                            int n_threads, uint64_t **msg, int64_t *n);
+/* The crossing of row s: the path runs (s, j) -> (s + 1, jn) by op (ALN_I or the diagonal),
+ * cf the cost of [0, s) x [0, j), cb that of [s + 1, la) x [jn, lb), best = the pair's cost
+ * (-1: no path within the bound). */
+typedef struct {
+	int64_t s, j, jn, op, cf, cb, best;
+} split_cut_t;
+/* The meeting of the two halves' messages (RK_EINPUT: a malformed message). */
+rk_status_t split_band_meet(int kind, const uint64_t *top, int64_t ntop, const uint64_t *bot, int64_t nbot, const char *a,
+                            int64_t la, const char *b, int64_t lb, split_cut_t *x);
+
 #endif

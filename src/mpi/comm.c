@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <omp.h>
 #include "mpi/rmpi.h"
 
@@ -126,6 +127,50 @@ void rmpi_sum_u32_to(const rmpi_t *w, uint32_t *x, const uint64_t *off)
 void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x)
 {
 	if (w->mpi && MPI_Bcast(x, 1, MPI_INT64_T, root, w->comm) != MPI_SUCCESS) rmpi_die(w, "broadcast");
+}
+
+/* Wait for rq sleeping between polls, from 20 us up to 1 ms: Open MPI's blocking calls spin,
+ * and a rank left out of a computation would take a core from the one doing it. */
+static void rmpi_wait_idle(const rmpi_t *w, MPI_Request *rq, const char *what)
+{
+	long ns = 20000;
+	for (;;) {
+		int done = 0;
+		if (MPI_Test(rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) rmpi_die(w, what);
+		if (done) return;
+		struct timespec t = { 0, ns };
+		nanosleep(&t, 0);
+		if (ns < 1000000) ns *= 2;
+	}
+}
+
+rk_status_t rmpi_agree_idle(const rmpi_t *w, rk_status_t local)
+{
+	int in = (int)local, out = 0;
+	MPI_Request rq;
+	if (!w->mpi) return local;
+	if (MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm, &rq) != MPI_SUCCESS) rmpi_die(w, "agree");
+	rmpi_wait_idle(w, &rq, "agree");
+	if (out != RK_OK) rio_cleanup_quiet();
+	return (rk_status_t)out;
+}
+
+void rmpi_bcast_idle(const rmpi_t *w, int root, void *buf, size_t n)
+{
+	MPI_Request rq;
+	if (!w->mpi) return;
+	if (n > INT32_MAX || MPI_Ibcast(buf, (int)n, MPI_BYTE, root, w->comm, &rq) != MPI_SUCCESS) rmpi_die(w, "broadcast");
+	rmpi_wait_idle(w, &rq, "broadcast");
+}
+
+void rmpi_recv_idle(const rmpi_t *w, void *buf, size_t n, int from, int tag)
+{
+	MPI_Request rq;
+	for (size_t o = 0; o < n; o += 1u << 30) {
+		int c = (int)(n - o < (1u << 30) ? n - o : (1u << 30));
+		if (MPI_Irecv((char *)buf + o, c, MPI_BYTE, from, tag, w->comm, &rq) != MPI_SUCCESS) rmpi_die(w, "receive");
+		rmpi_wait_idle(w, &rq, "receive");
+	}
 }
 
 /* pieces of at most 1 GB: MPI counts are int */

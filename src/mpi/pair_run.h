@@ -5,7 +5,8 @@
  * and formats its rows, rank 0 writes them in order, so the output is the same for any
  * number of ranks and either backend. A pair far larger than the others runs alone with
  * every thread of its rank; under several ranks, a pair of at least rk_tune.split_cells
- * cells (record by record or one against many) is split across all ranks (split_run.h). */
+ * cells (record by record or one against many) goes to the ranks together, which compute it on
+ * as many of them as pays (split_run.h). */
 #ifndef RMPI_PAIR_RUN_H
 #define RMPI_PAIR_RUN_H
 

@@ -92,6 +92,7 @@ static rk_status_t eng_half(split_eng_t *e, const char *a, int64_t la, const cha
 #define TAG_MID 24      /* + plane */
 #define TAG_FWD2 26
 #define TAG_REV2 27
+#define TAG_BAND 31     /* .. 35: two banded halves */
 
 /* Words of rows per rank: RKTLCS_SPLIT_WORDS, else proportional to the measured speeds. */
 static void split_words(const rmpi_t *w, int64_t nw, const double *speed, int64_t *words)
@@ -320,25 +321,11 @@ done:
 	return st;
 }
 
-rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+/* Ranks alike (each on a GPU of one model, as many ranks on each): equal speeds, no sample.
+ * (A GPU's sample cost 0.25 s of a 2.8 s split of 10 Mb on two H200.) Collective. */
+static int split_alike(const rmpi_t *w, const rmpi_be_t *be)
 {
-	const int simd = aln_simd_level(-1), P = split_planes(kind), R = w->size;
-	const int64_t nw = (la + 63) / 64;
-	double *speed = malloc(sizeof(double) * (size_t)R), mine = 1;
-	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
-	split_eng_t p;
-	split_edges_t e;
-	rk_status_t st = RK_OK;
-	int64_t *S = 0;   /* S[r]: rank r's first row */
-	memset(&p, 0, sizeof p); memset(&e, 0, sizeof e);
-	*val = -1;
-	if (prof) memset(prof, 0, sizeof *prof);
-	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-
-	/* Ranks alike (each on a GPU of one model, as many ranks on each): equal speeds, no sample.
-	 * (A GPU's sample cost 0.25 s of a 2.8 s split of 10 Mb on two H200.) */
+	const int R = w->size;
 	char sig[128] = "", *sigs = malloc(sizeof sig * (size_t)R);
 	int alike = 0;
 	if (be && be->use_gpu) {
@@ -353,157 +340,523 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 		for (int r = 0; r < R; r++) if (strcmp(sigs + sizeof sig * (size_t)r, sig)) alike = 0;
 		free(sigs);
 	}
-	/* this rank's speed on a sample of the pair, for the slab sizes (a GPU wants a larger one) */
-	if (!rk_tune.split_words && !alike) {
-		const int gpu = be && be->use_gpu;
-		int64_t sr = la < (gpu ? 65536 : 2048) ? la : (gpu ? 65536 : 2048), sc = lb < (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK) ? lb : (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK);
-		split_eng_t g;
-		split_edges_t t;
-		memset(&g, 0, sizeof g);
-		memset(&t, 0, sizeof t);
-		for (int q = 0; q < P; q++) t.H[q] = malloc(sizeof(uint64_t) * (size_t)(sc / 64 + 2));
-		if (t.H[0] && (P == 1 || t.H[1]) && eng_init(&g, kind, simd, n_threads, be, 0, a, sr, b, sc, 0) == RK_OK) {
-			rmpi_t solo = { 0 };
-			solo.size = 1;
-			/* the faster of two runs (a GPU's first launch loads its module; a CPU's timer
-			 * is noisy at a few ms) */
-			double ts = rk_realtime(), best = 1e30;
-			for (int it = 0; it < 2; it++) {
-				double t0 = rk_realtime();
-				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
-				if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
-			}
-			if (best < 1e30) mine = (double)sr * (double)sc / (best > 1e-6 ? best : 1e-6);
-			if (prof) prof->sample_s = rk_realtime() - ts;
+	return alike;
+}
+
+/* This rank's speed (cells/s) on a sample of the pair, for the slab sizes (a GPU wants a
+ * larger one); 1 when it cannot be measured. */
+static double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, const char *a, int64_t la, const char *b,
+                           int64_t lb, rmpi_split_prof_t *prof)
+{
+	const int P = split_planes(kind), gpu = be && be->use_gpu;
+	int64_t sr = la < (gpu ? 65536 : 2048) ? la : (gpu ? 65536 : 2048), sc = lb < (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK) ? lb : (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK);
+	double mine = 1;
+	split_eng_t g;
+	split_edges_t t;
+	memset(&g, 0, sizeof g);
+	memset(&t, 0, sizeof t);
+	for (int q = 0; q < P; q++) t.H[q] = malloc(sizeof(uint64_t) * (size_t)(sc / 64 + 2));
+	if (t.H[0] && (P == 1 || t.H[1]) && eng_init(&g, kind, simd, n_threads, be, 0, a, sr, b, sc, 0) == RK_OK) {
+		rmpi_t solo = { 0 };
+		solo.size = 1;
+		/* the faster of two runs on a GPU (its first launch loads its module), of three on a
+		 * CPU (its timer is noisy at a few ms: on the loaded 2-core machine two runs of
+		 * 2048 x 64k cells still gave half the speed at times) */
+		double ts = rk_realtime(), best = 1e30;
+		for (int it = 0; it < (gpu ? 2 : 3); it++) {
+			double t0 = rk_realtime();
+			if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
+			if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
 		}
-		eng_free(&g);
-		edges_free(&t);
+		if (best < 1e30) mine = (double)sr * (double)sc / (best > 1e-6 ? best : 1e-6);
+		if (prof) prof->sample_s = rk_realtime() - ts;
 	}
-	rmpi_allgather(w, &mine, sizeof mine, speed);
-	split_words(w, nw, speed, words);
-	/* the chunk of columns every transfer carries must be the same on both ends: the largest
-	 * any rank wants (a CPU rank next to a GPU rank sent 64k columns where the GPU waited for
-	 * 1M: a job of CPU and GPU ranks hung on a pair wider than 64k) */
+	eng_free(&g);
+	edges_free(&t);
+	return mine;
+}
+
+/* The chunk of columns every transfer carries must be the same on both ends: the largest
+ * any rank wants (a CPU rank next to a GPU rank sent 64k columns where the GPU waited for
+ * 1M: a job of CPU and GPU ranks hung on a pair wider than 64k). Collective. */
+static int64_t split_chunk_agree(const rmpi_t *w, const rmpi_be_t *be, int64_t *chunks)
+{
 	int64_t chunk = split_chunk_pref(be && be->use_gpu);
 	rmpi_allgather(w, &chunk, sizeof chunk, chunks);
-	for (int r = 0; r < R; r++) if (chunks[r] > chunk) chunk = chunks[r];
+	for (int r = 0; r < w->size; r++) if (chunks[r] > chunk) chunk = chunks[r];
+	return chunk;
+}
+
+/* A split in slabs of rows: the pair, the options, and this rank's place among the slabs. */
+typedef struct {
+	const rmpi_t *w;
+	int kind, want_path, n_threads, simd, P;
+	int64_t k, la, lb, chunk;
+	const char *a, *b;
+	rmpi_be_t *be;
+	rmpi_split_prof_t *prof;
+	int64_t *S;              /* S[r]: rank r's first row, S[R] = la */
+	int h;                   /* ranks [0, h) form the top half */
+	int64_t s0, s1, m;       /* my rows [s0, s1); the middle row */
+	int have, top;           /* I have rows; I am in the top half */
+	/* the ranks with rows: in rank order (prev, next: the path's pieces), the first and last of
+	 * all, the last of the top half (ftop) and the first of the bottom half (rbot); my
+	 * neighbours inside my half (hprev, hnext) */
+	int prev, next, first, last, ftop, rbot, hprev, hnext;
+} split_rows_t;
+
+/* The slabs' first rows from the words of each rank, and my neighbours among them. */
+static void split_layout(split_rows_t *s, const int64_t *words)
+{
+	const int R = s->w->size, me = s->w->rank;
+	s->S[0] = 0;
+	for (int r = 0; r < R; r++) s->S[r + 1] = s->S[r] + words[r] * 64 < s->la ? s->S[r] + words[r] * 64 : s->la;
+	s->h = R / 2;
+	s->s0 = s->S[me]; s->s1 = s->S[me + 1]; s->m = s->S[s->h];
+	s->have = s->s1 > s->s0; s->top = me < s->h;
+	s->prev = s->next = s->first = s->last = s->ftop = s->rbot = -1;
+	for (int r = 0; r < R; r++) {
+		if (s->S[r + 1] <= s->S[r]) continue;
+		if (s->first < 0) s->first = r;
+		s->last = r;
+		if (r < s->h) s->ftop = r;
+		else if (s->rbot < 0) s->rbot = r;
+		if (r < me) s->prev = r;
+		if (r > me && s->next < 0) s->next = r;
+	}
+	s->hprev = s->prev >= 0 && (s->prev < s->h) == s->top ? s->prev : -1;
+	s->hnext = s->next >= 0 && (s->next < s->h) == s->top ? s->next : -1;
+}
+
+/* The halves: the top one keeps its forward edge at each rank's top row (F) and ends with
+ * F(m) in H; the bottom one works in K and ends with each rank's reverse edge at its top
+ * row there, R(m) at rank rbot. Collective (agreed). */
+static rk_status_t split_halves(const split_rows_t *s, split_eng_t *p, split_edges_t *e)
+{
+	rk_status_t st = RK_OK;
+	if (s->have) {
+		split_edges_t x = { { e->F[0], e->F[1] }, { e->H[0], e->H[1] }, { 0, 0 }, e->nwb };
+		double *tm = s->prof ? s->prof->fwd : 0;
+		if (!s->top) { x.H[0] = e->K[0]; x.H[1] = e->K[1]; }
+		st = s->top ? split_pipeline(s->w, p, s->hprev, s->hnext, TAG_FWD, &x, s->want_path, 1, tm)
+		            : split_pipeline(s->w, p, s->hnext, s->hprev, TAG_REV, &x, 0, 1, tm);
+		if (st) rk_err("rank %d: %s", s->w->rank, rk_error());
+	}
+	return rmpi_agree(s->w, st);
+}
+
+/* The meeting, on ftop (else rbot): F(m) there (the boundary without a top half), R(m) from
+ * rbot (the boundary without a bottom half). mt, on every rank: the pair's cost, the column
+ * jm where the path reaches row m, F(m, jm). Collective. */
+static void split_meet_row(const split_rows_t *s, split_edges_t *e, int64_t *mt)
+{
+	const rmpi_t *w = s->w;
+	const int meet = s->ftop >= 0 ? s->ftop : s->rbot;
+	mt[0] = mt[1] = mt[2] = 0;
+	if (s->ftop >= 0 && s->rbot >= 0 && w->rank == s->rbot)
+		for (int q = 0; q < s->P; q++) rmpi_send(w, e->K[q], 8 * (size_t)e->nwb, s->ftop, TAG_MID + q);
+	if (w->rank == meet) {
+		uint64_t *fm[2] = { e->H[0], e->H[1] }, *rm[2] = { e->K[0], e->K[1] };
+		if (s->ftop < 0) split_top(s->kind, fm, s->lb);
+		if (s->rbot < 0) split_top(s->kind, rm, s->lb);
+		else if (s->ftop >= 0) for (int q = 0; q < s->P; q++) rmpi_recv(w, e->K[q], 8 * (size_t)e->nwb, s->rbot, TAG_MID + q);
+		mt[1] = split_meet(s->kind, fm, s->m, rm, s->la, s->lb, &mt[0], &mt[2]);
+	}
+	for (int i = 0; i < 3; i++) rmpi_bcast_i64(w, meet, &mt[i]);
+}
+
+/* Each half is now a problem of its own, cut at (m, jm): the top one [0, m] x [0, jm], the
+ * bottom one [m, la] x [jm, lb]. For the crossings of its inner rows the top half needs
+ * the reverse edges from (m, jm): a reverse pipeline over its ranks but the first (which
+ * crosses at column 0); the bottom half the forward edges from (m, jm): a forward one over
+ * its ranks, the last only receiving (nothing is below it). A half with one rank skips it.
+ * Collective (agreed). */
+static rk_status_t split_sub(const split_rows_t *s, split_edges_t *e, int64_t jm)
+{
+	const rmpi_t *w = s->w;
+	const int sub = s->have && (s->top ? w->rank != s->first : s->rbot != s->last);
+	rk_status_t st = RK_OK;
+	if (sub) {
+		split_eng_t g;
+		split_edges_t x = { { e->F[0], e->F[1] }, { e->H[0], e->H[1] }, { 0, 0 }, e->nwb };
+		rgpu_stats_t *gs = s->be ? &s->be->stats : 0;
+		double *tm = s->prof ? s->prof->rev : 0;
+		st = s->top ? eng_init(&g, s->kind, s->simd, s->n_threads, s->be, gs, s->a + s->s0, s->s1 - s->s0, s->b, jm, 1)
+		            : eng_init(&g, s->kind, s->simd, s->n_threads, s->be, gs, s->a + s->s0, s->s1 - s->s0, s->b + jm, s->lb - jm, 0);
+		g.chunk = s->chunk;
+		/* the top half's chain runs up to the second rank with rows; the bottom half's down to the last */
+		if (!st && s->top) st = split_pipeline(w, &g, s->hnext, s->hprev == s->first ? -1 : s->hprev, TAG_REV2, &x, 0, 1, tm);
+		else if (!st) st = split_pipeline(w, &g, s->hprev, s->hnext, TAG_FWD2, &x, 1, w->rank != s->last, tm);
+		eng_free(&g);
+		if (st) rk_err("rank %d: %s", w->rank, rk_error());
+	}
+	return rmpi_agree(w, st);
+}
+
+/* Where the path first reaches my top row (j0; 0 on the first rank with rows). Collective
+ * (agreed). */
+static rk_status_t split_crossing(const split_rows_t *s, const split_edges_t *e, int64_t total, int64_t jm, int64_t fm,
+                                  int64_t *j0)
+{
+	rk_status_t st = RK_OK;
+	*j0 = 0;
+	if (s->have && s->w->rank != s->first) {
+		if (s->w->rank == s->rbot) *j0 = jm;
+		else if (s->top) *j0 = split_cross(s->kind, e->F, s->s0, e->H, s->m, jm, fm);
+		else {
+			*j0 = split_cross(s->kind, e->F, s->s0 - s->m, e->K, s->la - s->m, s->lb - jm, total - fm);
+			if (*j0 >= 0) *j0 += jm;
+		}
+		if (*j0 < 0) {
+			rk_err("rank %d: no optimal cell on row %lld (inconsistent edges)", s->w->rank, (long long)s->s0);
+			st = RK_ERES;
+		}
+	}
+	return rmpi_agree(s->w, st);
+}
+
+/* Two halves meet in the middle (docs/lev.md, "One pair on many ranks"): ranks [0, h) own
+ * the rows above m and run the forward pipeline down to row m, ranks [h, R) own the rows
+ * below and run the reverse one (A and B reversed) up to row m, both at once; the pair's
+ * cost is the smallest sum of the two edges on row m. Two ranks thus compute at once from
+ * the first column, with no pipeline between them. Collective. */
+static rk_status_t split_rows(split_rows_t *s, const int64_t *words, int64_t *val, aln_path_t *path)
+{
+	const rmpi_t *w = s->w;
+	split_eng_t p;
+	split_edges_t e;
+	rk_status_t st = RK_OK;
+	memset(&p, 0, sizeof p); memset(&e, 0, sizeof e);
+	if (!(s->S = malloc(sizeof(int64_t) * (size_t)(w->size + 1)))) { rk_err("out of memory"); st = RK_ERES; }
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	split_layout(s, words);
+	if (s->prof) s->prof->rows = s->s1 - s->s0;
+	e.nwb = (s->lb + 63) / 64 + 1;
+	if (s->have) {
+		st = eng_init(&p, s->kind, s->simd, s->n_threads, s->be, s->be ? &s->be->stats : 0, s->a + s->s0, s->s1 - s->s0, s->b,
+		              s->lb, !s->top);
+		p.chunk = s->chunk;
+		for (int q = 0; q < s->P && !st; q++)
+			if (!(e.F[q] = calloc((size_t)e.nwb, 8)) || !(e.H[q] = calloc((size_t)e.nwb, 8)) || !(e.K[q] = calloc((size_t)e.nwb, 8)))
+				st = RK_ERES;
+		if (st)
+			rk_err("rank %d: out of memory for a slab of %lld rows x %lld columns", w->rank, (long long)(s->s1 - s->s0),
+			       (long long)s->lb);
+	}
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	if ((st = split_halves(s, &p, &e)) != RK_OK) goto done;
+	int64_t mt[3];
+	split_meet_row(s, &e, mt);
+	const int64_t total = mt[0], jm = mt[1], fm = mt[2];
+	const int64_t value = s->kind == SPLIT_LEV ? total : (s->la + s->lb - total) / 2;
+	if (!s->want_path || (s->kind == SPLIT_LEV && s->k >= 0 && total > s->k)) {
+		*val = s->kind == SPLIT_LEV && s->k >= 0 && total > s->k ? -1 : value;
+		goto done;
+	}
+	if ((st = split_sub(s, &e, jm)) != RK_OK) goto done;
+	/* where the path first reaches my top row, and where it reaches the next rank's (its j0) */
+	int64_t j0, j1 = s->lb;
+	if ((st = split_crossing(s, &e, total, jm, fm, &j0)) != RK_OK) goto done;
+	if (s->have && s->prev >= 0) rmpi_send(w, &j0, sizeof j0, s->prev, TAG_J);
+	if (s->have && s->next >= 0) rmpi_recv(w, &j1, sizeof j1, s->next, TAG_J);
+	/* my piece, from where the path reaches my top row to where it reaches the next one's */
+	st = split_pieces(w, s->kind, s->have, &p, s->n_threads, s->a + s->s0, s->s1 - s->s0, s->b + j0, j1 - j0, total, path, s->prof);
+	if (st == RK_OK) *val = value;
+done:
+	edges_free(&e);
+	eng_free(&p);
+	free(s->S);
+	s->S = 0;
+	return st;
+}
+
+/* Every rank over every cell: slabs of rows, or two ranks meeting on a column. mine: this
+ * rank's speed when the plan measured it (< 0: sample it here). Collective. */
+static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                             int want_path, int n_threads, rmpi_be_t *be, double mine, int64_t *val, aln_path_t *path,
+                             rmpi_split_prof_t *prof)
+{
+	const int simd = aln_simd_level(-1), R = w->size;
+	const int64_t nw = (la + 63) / 64;
+	double *speed = malloc(sizeof(double) * (size_t)R);
+	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
+	rk_status_t st = RK_OK;
+	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	const int alike = split_alike(w, be);
+	if (mine < 0) mine = !rk_tune.split_words && !alike ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof) : 1;
+	rmpi_allgather(w, &mine, sizeof mine, speed);
+	split_words(w, nw, speed, words);
+	const int64_t chunk = split_chunk_agree(w, be, chunks);
 	if (R == 2 && !rk_tune.split_words) {
 		st = split_cols(w, kind, k, a, la, b, lb, want_path, n_threads, be, speed, val, path, prof);
 		goto done;
 	}
-
-	/* Two halves meet in the middle (docs/lev.md, "One pair on many ranks"): ranks [0, h) own
-	 * the rows above m and run the forward pipeline down to row m, ranks [h, R) own the rows
-	 * below and run the reverse one (A and B reversed) up to row m, both at once; the pair's
-	 * cost is the smallest sum of the two edges on row m. Two ranks thus compute at once from
-	 * the first column, with no pipeline between them. */
-	const int h = R / 2;
-	if (!(S = malloc(sizeof(int64_t) * (size_t)(R + 1)))) { rk_err("out of memory"); st = RK_ERES; }
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	S[0] = 0;
-	for (int r = 0; r < R; r++) S[r + 1] = S[r] + words[r] * 64 < la ? S[r] + words[r] * 64 : la;
-	const int64_t s0 = S[w->rank], s1 = S[w->rank + 1], m = S[h];
-	const int have = s1 > s0, top = w->rank < h;
-	/* the ranks with rows: in rank order (prev, next: the path's pieces), the first and last of
-	 * all, the last of the top half (ftop) and the first of the bottom half (rbot) */
-	int prev = -1, next = -1, first = -1, last = -1, ftop = -1, rbot = -1;
-	for (int r = 0; r < R; r++) {
-		if (S[r + 1] <= S[r]) continue;
-		if (first < 0) first = r;
-		last = r;
-		if (r < h) ftop = r;
-		else if (rbot < 0) rbot = r;
-		if (r < w->rank) prev = r;
-		if (r > w->rank && next < 0) next = r;
-	}
-	/* my neighbours inside my half: the forward chain of the top half, the reverse one of the bottom */
-	const int hprev = prev >= 0 && (prev < h) == top ? prev : -1, hnext = next >= 0 && (next < h) == top ? next : -1;
-	if (prof) { prof->rows = s1 - s0; prof->speed = mine; }
-	e.nwb = (lb + 63) / 64 + 1;
-	if (have) {
-		st = eng_init(&p, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, lb, !top);
-		p.chunk = chunk;
-		for (int q = 0; q < P && !st; q++)
-			if (!(e.F[q] = calloc((size_t)e.nwb, 8)) || !(e.H[q] = calloc((size_t)e.nwb, 8)) || !(e.K[q] = calloc((size_t)e.nwb, 8)))
-				st = RK_ERES;
-		if (st) rk_err("rank %d: out of memory for a slab of %lld rows x %lld columns", w->rank, (long long)(s1 - s0), (long long)lb);
-	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-
-	/* the halves: the top one keeps its forward edge at each rank's top row (F) and ends with
-	 * F(m) in H; the bottom one works in K and ends with each rank's reverse edge at its top
-	 * row there, R(m) at rank rbot */
-	if (have) {
-		split_edges_t x = { { e.F[0], e.F[1] }, { e.H[0], e.H[1] }, { 0, 0 }, e.nwb };
-		if (!top) { x.H[0] = e.K[0]; x.H[1] = e.K[1]; }
-		st = top ? split_pipeline(w, &p, hprev, hnext, TAG_FWD, &x, want_path, 1, prof ? prof->fwd : 0)
-		         : split_pipeline(w, &p, hnext, hprev, TAG_REV, &x, 0, 1, prof ? prof->fwd : 0);
-		if (st) rk_err("rank %d: %s", w->rank, rk_error());
-	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	/* the meeting, on ftop (else rbot): F(m) there (the boundary without a top half), R(m)
-	 * from rbot (the boundary without a bottom half) */
-	const int meet = ftop >= 0 ? ftop : rbot;
-	int64_t mt[3] = { 0, 0, 0 };   /* the pair's cost, the column jm where the path reaches row m, F(m, jm) */
-	if (ftop >= 0 && rbot >= 0 && w->rank == rbot)
-		for (int q = 0; q < P; q++) rmpi_send(w, e.K[q], 8 * (size_t)e.nwb, ftop, TAG_MID + q);
-	if (w->rank == meet) {
-		uint64_t *fm[2] = { e.H[0], e.H[1] }, *rm[2] = { e.K[0], e.K[1] };
-		if (ftop < 0) split_top(kind, fm, lb);
-		if (rbot < 0) split_top(kind, rm, lb);
-		else if (ftop >= 0) for (int q = 0; q < P; q++) rmpi_recv(w, e.K[q], 8 * (size_t)e.nwb, rbot, TAG_MID + q);
-		mt[1] = split_meet(kind, fm, m, rm, la, lb, &mt[0], &mt[2]);
-	}
-	for (int i = 0; i < 3; i++) rmpi_bcast_i64(w, meet, &mt[i]);
-	const int64_t total = mt[0], jm = mt[1], fm = mt[2];
-	int64_t value = kind == SPLIT_LEV ? total : (la + lb - total) / 2;
-	if (!want_path || (kind == SPLIT_LEV && k >= 0 && total > k)) {
-		*val = kind == SPLIT_LEV && k >= 0 && total > k ? -1 : value;
-		goto done;
-	}
-
-	/* Each half is now a problem of its own, cut at (m, jm): the top one [0, m] x [0, jm], the
-	 * bottom one [m, la] x [jm, lb]. For the crossings of its inner rows the top half needs
-	 * the reverse edges from (m, jm): a reverse pipeline over its ranks but the first (which
-	 * crosses at column 0); the bottom half the forward edges from (m, jm): a forward one over
-	 * its ranks, the last only receiving (nothing is below it). A half with one rank skips it. */
-	const int sub = have && (top ? w->rank != first : rbot != last);
-	if (sub) {
-		split_eng_t g;
-		split_edges_t x = { { e.F[0], e.F[1] }, { e.H[0], e.H[1] }, { 0, 0 }, e.nwb };
-		st = top ? eng_init(&g, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b, jm, 1)
-		         : eng_init(&g, kind, simd, n_threads, be, be ? &be->stats : 0, a + s0, s1 - s0, b + jm, lb - jm, 0);
-		g.chunk = chunk;
-		/* the top half's chain runs up to the second rank with rows; the bottom half's down to the last */
-		if (!st && top) st = split_pipeline(w, &g, hnext, hprev == first ? -1 : hprev, TAG_REV2, &x, 0, 1, prof ? prof->rev : 0);
-		else if (!st) st = split_pipeline(w, &g, hprev, hnext, TAG_FWD2, &x, 1, w->rank != last, prof ? prof->rev : 0);
-		eng_free(&g);
-		if (st) rk_err("rank %d: %s", w->rank, rk_error());
-	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	/* where the path first reaches my top row, and where it reaches the next rank's (its j0) */
-	int64_t j0 = 0, j1 = lb;
-	if (have && w->rank != first) {
-		if (w->rank == rbot) j0 = jm;
-		else if (top) j0 = split_cross(kind, e.F, s0, e.H, m, jm, fm);
-		else {
-			j0 = split_cross(kind, e.F, s0 - m, e.K, la - m, lb - jm, total - fm);
-			if (j0 >= 0) j0 += jm;
-		}
-		if (j0 < 0) { rk_err("rank %d: no optimal cell on row %lld (inconsistent edges)", w->rank, (long long)s0); st = RK_ERES; }
-	}
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	if (have && prev >= 0) rmpi_send(w, &j0, sizeof j0, prev, TAG_J);
-	if (have && next >= 0) rmpi_recv(w, &j1, sizeof j1, next, TAG_J);
-
-	/* my piece, from where the path reaches my top row to where it reaches the next one's */
-	if ((st = split_pieces(w, kind, have, &p, n_threads, a + s0, s1 - s0, b + j0, j1 - j0, total, path, prof)) == RK_OK) *val = value;
+	if (prof) prof->speed = mine;
+	split_rows_t s = { .w = w, .kind = kind, .want_path = want_path, .n_threads = n_threads, .simd = simd, .P = split_planes(kind),
+	                   .k = k, .la = la, .lb = lb, .chunk = chunk, .a = a, .b = b, .be = be, .prof = prof };
+	st = split_rows(&s, words, val, path);
 done:
-	edges_free(&e);
-	eng_free(&p);
-	free(S);
 	free(speed); free(words); free(chunks);
 	return st;
+}
+
+/* ---- the plan: how many ranks take part (docs/lev.md, "One pair on many ranks") ----
+ * Rank 0 finds the bound the one-rank computation prunes with and times its own dense pass on
+ * a sample (the others asleep), then weighs three ways against each other:
+ *  - one rank: the band of the bound (the Ukkonen region: bound wide at the start, narrowing
+ *    as the cost d accumulates), three times over with the path (Hirschberg's levels);
+ *  - two banded halves (split_band_half): each rank the wide end of the band over half of the
+ *    rows, then its half of the path;
+ *  - every rank over every cell: la lb / (the ranks' summed speed), with the pipeline's fill,
+ *    the pipelines from the cut and the pieces for the path.
+ * A way with more ranks must be PLAN_MARGIN faster. When every cell over every rank could
+ * win, all ranks time their pass at once (as the slabs need anyway), and rank 0 decides with
+ * their summed speed. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this
+ * 2-core machine, one thread (docs/BENCHMARKS.md). */
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4 };
+#define PLAN_W0 1400.0      /* columns a pruned strip computes besides the band (its height, chunk ends) */
+#define PLAN_PATH_ROW 1.5e4 /* cells' worth of a path's cost per row (Hirschberg's levels, base cases, preps) */
+#define PLAN_BETA(kind) ((kind) == SPLIT_LEV ? 0.7 : 0.6)   /* a pruned sweep's speed, of a dense pass's */
+#define PLAN_FIXED 2e-3     /* seconds of a split's messages and wake-ups */
+#define PLAN_MARGIN 1.15
+
+typedef struct {
+	int how;
+	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
+	double v;               /* rank 0's speed alone, cells/s of a dense pass */
+	double one, band, all;  /* estimated seconds (band 0: not possible) */
+} split_plan_t;
+
+/* Cells of rows [0, n) of a band bound wide at row 0 that narrows by d over la rows. */
+static double plan_cells(double n, double la, double lb, double bound, double d)
+{
+	if (bound < 0) return n * lb;
+	const double end = d > 0 ? bound * la / d : 1e300, m = n < end ? n : end;
+	const double c = m * bound - d * m * m / (2 * la) + PLAN_W0 * m;
+	return c < n * lb ? c : n * lb;
+}
+
+/* Seconds for one rank of speed v. */
+static double plan_one(int kind, int path, double la, double lb, double bound, double d, double v)
+{
+	if (bound < 0) return (path ? 1.6 : 1.0) * la * lb / v;
+	const double c = plan_cells(la, la, lb, bound, d);
+	return (path ? 3 * c + PLAN_PATH_ROW * la : c) / (PLAN_BETA(kind) * v);
+}
+
+/* Two banded halves (bound >= 0): the wide end of the band over half of the rows, then half of the path. */
+static double plan_band(int kind, int path, double la, double lb, double bound, double d, double v)
+{
+	double t = plan_cells(la / 2, la, lb, bound, d) / (PLAN_BETA(kind) * v);
+	if (path) t += plan_one(kind, 1, la / 2, lb / 2, d / 2, d / 2, v);
+	return t + PLAN_FIXED;
+}
+
+/* R ranks of summed speed V (slabs of rows from three on: a fill of a chunk per rank of a
+ * half, twice with the path, whose pipelines from the cut add half of the cells) */
+static double plan_all(int kind, int path, double la, double lb, int R, double V, double bound, double d)
+{
+	const double vr = V / R, fill = R >= 3 ? (R / 2 - 1) * (double)SPLIT_CHUNK * (la / R) / vr : 0;
+	double t = la * lb / V + fill;
+	if (path) t += (R >= 3 ? 0.5 * la * lb / V + fill : 0) + plan_one(kind, 1, la / R, lb / R, bound < 0 ? -1 : d / R, d / R, vr);
+	return t + PLAN_FIXED;
+}
+
+/* Rank 0's choice: the fastest way, fewer ranks unless more are PLAN_MARGIN faster; V: the
+ * ranks' summed speed (0: not measured, PLAN_MEASURE when all ranks could win). */
+static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t lb, int R, double V)
+{
+	/* the cost the band narrows by: the static band's, else (-k) the bound itself, the
+	 * narrowest band and so the fewest ranks */
+	const double d = (double)(p->ub >= 0 ? p->ub : p->bound >= 0 ? p->bound : 0), bound = (double)p->bound;
+	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v);
+	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, p->v) : 0;
+	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
+	const double few = p->band > 0 && p->band * PLAN_MARGIN < p->one ? p->band : p->one;
+	if (p->all * PLAN_MARGIN >= few) return few == p->one ? PLAN_ONE : PLAN_BAND;
+	return V > 0 ? PLAN_ALL : PLAN_MEASURE;
+}
+
+/* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile). */
+static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, double *mine, rmpi_split_prof_t *prof)
+{
+	const int simd = aln_simd_level(-1), forced = rk_tune.split_plan;
+	memset(p, 0, sizeof *p);
+	p->bound = k; p->ub = -1;
+	*mine = -1;
+	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time */
+	if (rmpi_any(w, be && be->use_gpu) || forced == PLAN_ALL) {
+		p->how = PLAN_ALL;
+		rk_debug("split: %s: every rank over every cell", forced == PLAN_ALL ? "RKTLCS_SPLIT_PLAN=all" : "GPU ranks");
+		return RK_OK;
+	}
+	int64_t msg[3] = { RK_OK, 0, 0 };  /* status, plan, bound */
+	if (w->rank == 0) {
+		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub);
+		if (st) rk_err("%s", rk_error());
+		p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof);
+		p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
+		if (forced) p->how = forced == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : forced;
+		msg[0] = st; msg[1] = p->how; msg[2] = p->bound;
+	}
+	rmpi_bcast_idle(w, 0, msg, sizeof msg);
+	if (msg[0] != RK_OK) return (rk_status_t)msg[0];
+	p->how = (int)msg[1]; p->bound = msg[2];
+	if (p->how == PLAN_MEASURE) {
+		/* as the slabs would: every rank at once */
+		*mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof);
+		const double V = rmpi_sum(w, *mine);
+		int64_t how = w->rank == 0 ? plan_choose(p, kind, want_path, la, lb, w->size, V) : 0;
+		rmpi_bcast_i64(w, 0, &how);
+		p->how = (int)how;
+	}
+	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
+	char ub[48] = "";
+	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
+	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s; estimates: one rank %.3f s, two banded halves "
+	         "%.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v, p->one, p->band,
+	         w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	return RK_OK;
+}
+
+/* The pair's value from its cost (lev: -1 above k >= 0; lcs: the length). */
+static int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t cost)
+{
+	if (kind == SPLIT_LCS) return (la + lb - cost) / 2;
+	return cost < 0 || (k >= 0 && cost > k) ? -1 : cost;
+}
+
+/* Rank 0 alone, the others asleep. Collective. */
+static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const char *a, int64_t la, const char *b,
+                             int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	rk_status_t st = RK_OK;
+	if (w->rank == 0) {
+		const double t0 = rk_realtime();
+		int64_t cost;
+		st = split_solo(kind, a, la, b, lb, bound, aln_simd_level(-1), n_threads, &cost, want_path ? path : 0);
+		if (st) rk_err("%s", rk_error());
+		else *val = split_value(kind, k, la, lb, cost);
+		if (prof) { prof->rows = la; prof->fwd[0] = prof->fwd[1] = rk_realtime() - t0; }
+	}
+	return rmpi_agree_idle(w, st);
+}
+
+/* Rank 1's piece of the path to rank 0, which appends it to its own (ending in the crossing
+ * step): { status, cost, runs }, rank 0's go once it has room, then the runs. *cost: the
+ * pieces' sum, on rank 0. */
+static rk_status_t band_gather(const rmpi_t *w, rk_status_t st, int64_t got, aln_path_t *piece, aln_path_t *path, int64_t *cost)
+{
+	int64_t h[3] = { st, got, st ? 0 : piece->n }, go = 0;
+	if (w->rank == 1) {
+		rmpi_send(w, h, sizeof h, 0, TAG_BAND + 2);
+		rmpi_recv_idle(w, &go, sizeof go, 0, TAG_BAND + 3);
+		if (go && h[2]) rmpi_send(w, piece->run, 8 * (size_t)h[2], 0, TAG_BAND + 4);
+		return st;
+	}
+	int64_t o[3];
+	aln_path_t q = { 0 };
+	rmpi_recv_idle(w, o, sizeof o, 1, TAG_BAND + 2);
+	go = o[2] <= 0 || (q.run = malloc(8 * (size_t)o[2])) != 0;
+	rmpi_send(w, &go, sizeof go, 1, TAG_BAND + 3);
+	if (!go) { rk_err("rank 0: out of memory for a path of %lld runs", (long long)o[2]); return RK_ERES; }
+	if (o[2] > 0) rmpi_recv_idle(w, q.run, 8 * (size_t)o[2], 1, TAG_BAND + 4);
+	q.n = q.m = o[2] > 0 ? o[2] : 0;
+	if (!st && o[0]) st = (rk_status_t)o[0];   /* rank 1 said why */
+	path->n = 0;
+	if (!st) st = aln_path_cat(path, piece);
+	if (!st) st = aln_path_cat(path, &q);
+	if (st == RK_ERES && !o[0]) rk_err("rank 0: %s", rk_error());
+	*cost = got + o[1];
+	aln_path_free(&q);
+	return st;
+}
+
+/* Two banded halves: ranks 0 and 1 as the first split of the one-rank Hirschberg (split.h),
+ * the others asleep. Rank 1's half's last row goes to rank 0, which finds the crossing and
+ * sends it back; with the path each rank then computes its side's, pruned by its known cost.
+ * Collective. */
+static rk_status_t split_band(const rmpi_t *w, int kind, int64_t k, int64_t bound, const char *a, int64_t la, const char *b,
+                              int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	const int me = w->rank, simd = aln_simd_level(-1);
+	const int64_t room = 6 + 2 * ((lb + 63) / 64 + 1);   /* the largest message of a half */
+	uint64_t *msg = 0, *other = me == 0 ? malloc(8 * (size_t)room) : 0;
+	int64_t n = 0, no = 0, cut[8] = { 0 };   /* status, then split_cut_t */
+	split_cut_t x = { 0 };
+	aln_path_t piece = { 0 };
+	rk_status_t st = me == 0 && !other ? RK_ERES : RK_OK;
+	if (st) rk_err("rank 0: out of memory");
+	if ((st = rmpi_agree_idle(w, st)) != RK_OK) return st;
+	const double t0 = rk_realtime();
+	if (me <= 1) {
+		st = split_band_half(kind, a, la, b, lb, me, bound, simd, n_threads, &msg, &n);
+		if (st) { rk_err("rank %d: %s", me, rk_error()); n = -1; }
+		if (prof) { prof->rows = me ? la - split_band_rows(la) - 1 : split_band_rows(la); prof->fwd[0] = prof->fwd[1] = rk_realtime() - t0; }
+	}
+	double t1 = rk_realtime(), t2 = t1;
+	if (me == 1) {
+		rmpi_send(w, &n, sizeof n, 0, TAG_BAND);
+		if (n > 0) rmpi_send(w, msg, 8 * (size_t)n, 0, TAG_BAND + 1);
+		rmpi_recv_idle(w, cut, sizeof cut, 0, TAG_BAND);
+		st = (rk_status_t)cut[0];
+		x = (split_cut_t){ cut[1], cut[2], cut[3], cut[4], cut[5], cut[6], cut[7] };
+	} else if (me == 0) {
+		rmpi_recv_idle(w, &no, sizeof no, 1, TAG_BAND);
+		if (no > room) no = -1;   /* never: the edge of a half */
+		if (no > 0) rmpi_recv_idle(w, other, 8 * (size_t)no, 1, TAG_BAND + 1);
+		t2 = rk_realtime();
+		if (!st && no < 0) st = RK_ERES;   /* rank 1 said why */
+		if (!st && (st = split_band_meet(kind, msg, n, other, no, a, la, b, lb, &x)) != RK_OK) rk_err("%s", rk_error());
+		if (!st && bound >= 0 && x.best > bound) x.best = -1;
+		if (!st && x.best < 0 && kind == SPLIT_LCS) {
+			rk_err("the banded halves of an LCS found no crossing within its own bound %lld", (long long)bound);
+			st = RK_ERES;
+		}
+		const int64_t c[8] = { st, x.s, x.j, x.jn, x.op, x.cf, x.cb, x.best };
+		rmpi_send(w, c, sizeof c, 1, TAG_BAND);
+		rk_debug("split: two banded halves: rank 0's %.3f s, waits %.3f s for rank 1's, meeting %.3f s", t1 - t0, t2 - t1,
+		         rk_realtime() - t2);
+	}
+	free(msg);
+	free(other);
+	if (me <= 1 && !st) {
+		*val = split_value(kind, k, la, lb, x.best);
+		if (want_path && *val >= 0) {
+			t2 = rk_realtime();
+			int64_t got = -1, sum = 0;
+			st = me == 0 ? split_solo(kind, a, x.s, b, x.j, x.cf, simd, n_threads, &got, &piece)
+			             : split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, n_threads, &got, &piece);
+			if (!st && me == 0) { st = aln_path_push(&piece, (int)x.op, 1); got += x.best - x.cf - x.cb; }
+			if (st && me == 1) rk_err("rank 1: %s", rk_error());
+			st = band_gather(w, st, got, &piece, path, &sum);
+			if (!st && me == 0 && sum != x.best) {
+				rk_err("the pieces of the banded split's path cost %lld, not %lld", (long long)sum, (long long)x.best);
+				st = RK_ERES;
+			}
+			if (prof) prof->trace_s = rk_realtime() - t2;
+		}
+	}
+	aln_path_free(&piece);
+	if (me != 0) *val = -1;
+	return rmpi_agree_idle(w, st);
+}
+
+rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+{
+	split_plan_t p;
+	double mine;
+	*val = -1;
+	if (prof) memset(prof, 0, sizeof *prof);
+	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, &mine, prof);
+	if (st) return st;
+	if (p.how == PLAN_ONE) return split_one(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
+	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
+	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, mine, val, path, prof);
 }
 
 void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)

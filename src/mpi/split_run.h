@@ -1,6 +1,6 @@
 /* mpi layer: one lev or lcs pair split across the ranks in slabs of rows (docs/lev.md, "One
- * pair on many ranks"). Rank r owns rows A[s_r, s_r+1) (sized by each rank's measured speed).
- * The ranks of the top half run a forward pipeline down to the middle row m, those of the
+ * pair on many ranks"), when that pays (rmpi_split_pair's plan, below). Rank r owns rows
+ * A[s_r, s_r+1) (sized by each rank's measured speed). The ranks of the top half run a forward pipeline down to the middle row m, those of the
  * bottom half a reverse one (A and B reversed) up to it, at once; the smallest sum of the two
  * edges on row m is the pair's cost, and its first column jm the path's crossing there. Inside
  * a half B streams in chunks: a rank's top edge comes from the rank before it in the chain and
@@ -25,7 +25,11 @@ typedef struct {
 } rmpi_split_prof_t;
 
 /* Collective; every rank passes the same pair. kind: SPLIT_LEV or SPLIT_LCS. On rank 0:
- * *val (the distance, -1 above k >= 0; or the LCS length) and, with want_path, *path. */
+ * *val (the distance, -1 above k >= 0; or the LCS length) and, with want_path, *path.
+ * First the ranks agree on how many of them take part (the plan, decided by rank 0 from a cost
+ * model, -v prints it): rank 0 alone on the band of the pair's bound, ranks 0 and 1 on two
+ * banded halves (split.h), or every rank over every cell (above); ranks left out sleep. GPU
+ * ranks always take the last. The output is the same either way. */
 /* be: this rank's backend (its GPU when be->use_gpu, the CPU with n_threads otherwise; NULL:
  * the CPU); ranks may differ, the result does not. prof: NULL, or this rank's times. */
 rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,

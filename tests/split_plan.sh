@@ -1,0 +1,75 @@
+#!/bin/bash
+# How many ranks take part in a split pair (issue 30; docs/lev.md, "One pair on many ranks"):
+# whatever the plan - the cost model's, or forced (rank 0 alone, two banded halves) - np 1 to 5
+# on the CPU must give the one-rank output byte for byte: the distance, the CIGAR, the LCS and
+# its subsequence. Pairs of 1 kb to 200 kb, unrelated and 1%, 5% and 25% apart, all in one
+# file (RKTLCS_SPLIT_CELLS low: every pair is split), under lev --path, lev -k below and above
+# the distances, lev --path -k, lcs, lcs --seq --path; then at the default threshold a 2 Mb pair
+# 1% apart and a 300 kb unrelated one. -v must name the plan: two banded halves for the 2 Mb
+# pair, every rank over every cell for the unrelated one, one rank for a 1 kb similar pair.
+# Usage: split_plan.sh RKTLCS MPIEXEC GENPAIRS TMPDIR [BIG=2000000]
+set -u
+cli=$1 mpiexec=$2 gen=$3 tmp=$4 big=${5:-2000000}
+rm -rf "$tmp"; mkdir -p "$tmp"
+cd "$tmp" || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail=0 pass=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+mpi() {  # np, plan (or ""), cells, args...
+	local np=$1 plan=$2 cells=$3; shift 3
+	RKTLCS_SPLIT_PLAN=$plan RKTLCS_SPLIT_CELLS=$cells timeout 600 "$mpiexec" --oversubscribe --bind-to none -np "$np" \
+		-x RKTLCS_SPLIT_PLAN -x RKTLCS_SPLIT_CELLS "$cli" "$@" --backend cpu --threads 1 -o np.tsv 2> err
+}
+check() {  # label, np, plan, cells, args...
+	local lab=$1 np=$2 plan=$3 cells=$4; shift 4
+	mpi "$np" "$plan" "$cells" "$@" -q
+	local rc=$?
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=$np plan=${plan:-model}" \
+		|| bad "$lab np=$np plan=${plan:-model}: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+}
+# the pairs: each size unrelated (-1) and 1, 5, 25% apart, one record per pair in a.fa / b.fa
+: > a.fa; : > b.fa
+for n in 1000 10000 200000; do
+	for d in -1 1 5 25; do
+		"$gen" 1 $n $d $((n + ${d#-})) pa.fa pb.fa > /dev/null || { bad "rkt_genpairs"; exit 1; }
+		sed "s/^>.*/>a${n}_$d/" pa.fa >> a.fa; sed "s/^>.*/>b${n}_$d/" pb.fa >> b.fa
+	done
+done
+for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k 300" "lev a.fa b.fa -k 30000" "lev a.fa b.fa --path -k 3000" \
+            "lcs a.fa b.fa" "lcs a.fa b.fa --seq --path"; do
+	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
+	for np in 2 3 4 5; do check "$args" $np "" 1000 $args; done
+	check "$args" 2 band 1000 $args
+	check "$args" 4 band 1000 $args
+	check "$args" 3 one 1000 $args
+done
+# -v: a 1 kb pair 1% apart is not worth a split
+"$gen" 1 1000 1 3 sa.fa sb.fa > /dev/null
+"$cli" lev sa.fa sb.fa --path --backend cpu -q -o ref.tsv
+mpi 2 "" 1000 lev sa.fa sb.fa --path -v
+grep -q "split: lev 1000 x .*: one rank$" err && cmp -s ref.tsv np.tsv && ok "1 kb at 1%: one rank ($(grep -o 'estimates.*' err))" \
+	|| bad "1 kb at 1%: $(grep 'split' err | head -2) $(diff ref.tsv np.tsv | head -3)"
+# at the default threshold: 2 Mb at 1%, two banded halves (np 2, 3, 5), the same output
+"$gen" 1 "$big" 1 77 A.fa B.fa > /dev/null
+for args in "lev A.fa B.fa --path" "lcs A.fa B.fa --seq --path" "lev A.fa B.fa -k 30000"; do
+	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
+	for np in 2 3 5; do
+		[ "$np" = 3 ] && [ "${args%% *}" = lcs ] && continue
+		mpi $np "" 4294967296 $args -v
+		grep -q "split: .*: two banded halves$" err && cmp -s ref.tsv np.tsv && ok "$big bp at 1%: $args np=$np: two banded halves" \
+			|| bad "$big bp at 1%: $args np=$np: $(grep 'split:' err | head -2) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+	done
+done
+# an unrelated 300 kb pair: every rank over every cell
+"$gen" 1 300000 -1 78 A.fa B.fa > /dev/null
+for args in "lev A.fa B.fa --path" "lcs A.fa B.fa"; do
+	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
+	for np in 2 3; do
+		mpi $np "" 4294967296 $args -v
+		grep -q "split: .*: every rank over every cell$" err && cmp -s ref.tsv np.tsv && ok "300 kb unrelated: $args np=$np: every rank" \
+			|| bad "300 kb unrelated: $args np=$np: $(grep 'split:' err | head -2) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+	done
+done
+echo "split_plan: $pass passed, $fail failed"
+[ $fail -eq 0 ]
