@@ -192,6 +192,8 @@ int main(int argc, char **argv)
 		nv_aln_t a;
 		if (f >= argc || nv_read(argv[f], &a, o.keep)) { fprintf(stderr, "usage: test_ham naive [opts] FILE\n"); return 1; }
 		nv_print(stdout, &a, &o);
+		for (int i = 0; i < a.n; i++) { free(a.name[i]); free(a.seq[i]); }
+		free(a.name); free(a.seq);
 		return 0;
 	}
 	if (argc > 4 && !strcmp(argv[1], "random")) {
