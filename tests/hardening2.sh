@@ -73,6 +73,14 @@ kill_when_writing() {
 		sleep 0.005
 	done
 }
+# the pid of mpirun's rank 0 (empty if it never appears)
+rank0_of() {
+	local i p
+	for i in $(seq 1 2000); do
+		for p in $(pgrep -P $1); do grep -qz '^OMPI_COMM_WORLD_RANK=0$' /proc/$p/environ 2> /dev/null && { echo $p; return; }; done
+		sleep 0.005
+	done
+}
 rm -rf out; mkdir out
 "$cli" hamming big.aln -q --threads 1 -o out/m.tsv & pid=$!
 caught=$(kill_when_writing $pid); wait $pid 2> /dev/null
@@ -80,21 +88,13 @@ caught=$(kill_when_writing $pid); wait $pid 2> /dev/null
 	|| bad "SIGKILL while writing (caught: ${caught:-no}): left: $(ls -A out)"
 rm -rf out; mkdir out
 "$mpiexec" -np 2 "$cli" hamming big.aln -q --threads 1 -o out/m.tsv 2> /dev/null & mpid=$!
-rank0=""
-for i in $(seq 1 2000); do
-	for p in $(pgrep -P $mpid); do grep -qz '^OMPI_COMM_WORLD_RANK=0$' /proc/$p/environ 2> /dev/null && rank0=$p; done
-	[ -n "$rank0" ] && break; sleep 0.005
-done
+rank0=$(rank0_of $mpid)
 caught=""; [ -n "$rank0" ] && caught=$(kill_when_writing $rank0); wait $mpid 2> /dev/null
 [ "$caught" = caught ] && [ -z "$(ls -A out)" ] && ok "SIGKILL of rank 0 while writing: nothing left" \
 	|| bad "SIGKILL of rank 0 (rank 0 ${rank0:-not found}, caught: ${caught:-no}): left: $(ls -A out)"
 rm -rf out; mkdir out
 "$mpiexec" -np 2 "$cli" hamming big.aln -q --threads 1 -o out/m.tsv 2> /dev/null & mpid=$!
-rank0=""
-for i in $(seq 1 2000); do
-	for p in $(pgrep -P $mpid); do grep -qz '^OMPI_COMM_WORLD_RANK=0$' /proc/$p/environ 2> /dev/null && rank0=$p; done
-	[ -n "$rank0" ] && break; sleep 0.005
-done
+rank0=$(rank0_of $mpid)
 caught=""
 for i in $(seq 1 4000); do
 	[ -n "$rank0" ] || break
