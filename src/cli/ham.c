@@ -53,7 +53,7 @@ static rk_status_t ham_run(const rmpi_t *w, const void *o) { return rmpi_ham_run
 
 int rcli_ham_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs hamming --help", 1, ham_usage, ham_opt, ham_inputs, ham_check, ham_run };
+	static const rcli_ops_t ops = { "rktlcs hamming --help", 1, ham_usage, ham_opt, ham_inputs, ham_check, ham_run, 0 };
 	ham_run_opt_t o;
 	ham_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -48,7 +48,7 @@ static rk_status_t lcs_run(const rmpi_t *w, const void *o) { return rmpi_lcs_run
 
 int rcli_lcs_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs lcs --help", 2, lcs_usage, lcs_opt, lcs_inputs, lcs_check, lcs_run };
+	static const rcli_ops_t ops = { "rktlcs lcs --help", 2, lcs_usage, lcs_opt, lcs_inputs, lcs_check, lcs_run, 0 };
 	lcs_run_opt_t o;
 	lcs_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -52,7 +52,7 @@ static rk_status_t lev_run(const rmpi_t *w, const void *o) { return rmpi_lev_run
 
 int rcli_lev_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs lev --help", 2, lev_usage, lev_opt, lev_inputs, lev_check, lev_run };
+	static const rcli_ops_t ops = { "rktlcs lev --help", 2, lev_usage, lev_opt, lev_inputs, lev_check, lev_run, 0 };
 	lev_run_opt_t o;
 	lev_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

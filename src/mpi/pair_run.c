@@ -212,6 +212,27 @@ static rk_status_t pair_distribute(pair_job_t *j)
 	return rmpi_agree(j->w, st);
 }
 
+/* auto: the GPU or the CPU by this rank's share of the cost (rmpi_backend_cost) */
+static void pair_backend_cost(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	const int64_t n = j->n_items;
+	double tot = 0, big = 0, bytes = 0, span = 0;
+	for (int64_t q = 0; q < n; q++) {
+		tot += j->cost[q];
+		if (j->cost[q] > big) big = j->cost[q];
+	}
+	for (int64_t i = 0; i < j->A.n; i++) { bytes += (double)rio_len(&j->A, i); if (rio_len(&j->A, i) > span) span = (double)rio_len(&j->A, i); }
+	if (j->Bp != &j->A)
+		for (int64_t i = 0; i < j->Bp->n; i++) { bytes += (double)rio_len(j->Bp, i); if (rio_len(j->Bp, i) > span) span = (double)rio_len(j->Bp, i); }
+	/* --all: the pairs; with --max-dist the filter's candidates are not known yet (a row each) */
+	const double items = s->all && !j->near ? (double)n * (double)(n - 1) / 2 : (double)n;
+	const int R = j->w->size;
+	rmpi_cost_t cj = { big >= PAIR_LONG_CELLS ? RMPI_W_DP_LONG : RMPI_W_DP_PAIRS, tot / R, items / R, bytes, 2 * span,
+	                   rmpi_threads(j->w, s->c) };
+	rmpi_backend_cost(j->w, s->c, &cj, &j->be);
+}
+
 /* rank 0 opens the output and writes the head; the rows follow segment by segment */
 static rk_status_t pair_open(pair_job_t *j)
 {
@@ -438,6 +459,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	rmpi_clock_start(&j.clk);
 	rk_status_t st = pair_read(&j);
 	if (!st) st = pair_distribute(&j);
+	if (!st) pair_backend_cost(&j);
 	if (!st) st = pair_open(&j);
 	if (!st) st = pair_all_items(&j);
 	if (!st) st = pair_write(&j);
