@@ -1,7 +1,8 @@
 #!/bin/bash
-# Where a GPU rank's start-up goes (issue 29), with every GPU of the node visible to each rank
-# (RKTLCS_GPU_VISIBLE=all, as before) against each rank seeing only its own (the default), in the
-# same job: whole-process wall of `--version` (the driver starts every device), a 20 kb lev
+# Where a GPU rank's start-up goes (issue 29), three ways in the same job: "old", every GPU of
+# the node visible to each rank and the CUDA runtime torn down at exit (RKTLCS_GPU_VISIBLE=all
+# RKTLCS_EXIT_TEARDOWN=1, as before); "own+td", each rank seeing only its own GPU; "own", that and
+# no teardown (the default). Rows: whole-process wall of `--version` (the driver starts every device), a 20 kb lev
 # pair and Rkt-LCS on the paper's 5k reads (k=3 t=1000 tau=15) at np 1 and at one rank per GPU;
 # and the -v stages of rank 0: process to main, MPI start, the driver and the context on the
 # context thread. Median of REPS runs (default 3).
@@ -16,12 +17,13 @@ ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 printf '# %s x %s; %s host cores; commit %s\n' "$ngpu" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" \
 	"$(nproc)" "${RKTLCS_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
 med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-one() {  # visible np args...: prints wall and rank 0's -v stage figures
-	local vis=$1 np=$2; shift 2
-	local pre=()
-	[ "$np" -gt 0 ] && pre=(mpirun --oversubscribe -np "$np" -x RKTLCS_GPU_VISIBLE -x LD_LIBRARY_PATH)
+one() {  # way np args...: prints wall and rank 0's -v stage figures
+	local way=$1 np=$2; shift 2
+	local pre=() vis=own td=0
+	case $way in old) vis=all td=1 ;; own+td) td=1 ;; esac
+	[ "$np" -gt 0 ] && pre=(mpirun --oversubscribe -np "$np" -x RKTLCS_GPU_VISIBLE -x RKTLCS_EXIT_TEARDOWN -x LD_LIBRARY_PATH)
 	local s e; s=$(date +%s.%N)
-	RKTLCS_GPU_VISIBLE=$vis "${pre[@]}" "$cli" "$@" > /dev/null 2> "$tmp/err"
+	RKTLCS_GPU_VISIBLE=$vis RKTLCS_EXIT_TEARDOWN=$td "${pre[@]}" "$cli" "$@" > /dev/null 2> "$tmp/err"
 	e=$(date +%s.%N)
 	local main mpi drv ctx
 	main=$(sed -n 's/.*process to main \([0-9.-]*\) s.*/\1/p' "$tmp/err" | head -1)
@@ -30,15 +32,15 @@ one() {  # visible np args...: prints wall and rank 0's -v stage figures
 	ctx=$(sed -n 's/.*driver [0-9.]* s, context \([0-9.]*\) s.*/\1/p' "$tmp/err" | head -1)
 	echo "$(awk -v s=$s -v e=$e 'BEGIN { printf "%.3f", e - s }') ${main:--} ${mpi:--} ${drv:--} ${ctx:--}"
 }
-printf '%-28s %-4s %3s %8s %8s %8s %8s %8s\n' job vis np wall_s main_s mpi_s driver_s ctx_s
+printf '%-28s %-6s %3s %8s %8s %8s %8s %8s\n' job way np wall_s main_s mpi_s driver_s ctx_s
 row() {  # label np args...
 	local lab=$1 np=$2; shift 2
-	for vis in all own; do
-		for r in $(seq $reps); do one $vis $np "$@"; done > "$tmp/runs"
+	for way in old own+td own; do
+		for r in $(seq $reps); do one $way $np "$@"; done > "$tmp/runs"
 		local w; w=$(cut -d' ' -f1 "$tmp/runs" | med)
 		# the other columns from the median run
 		set -- $(awk -v w=$w '$1 == w { print; exit }' "$tmp/runs") "$@"
-		printf '%-28s %-4s %3s %8s %8s %8s %8s %8s\n' "$lab" $vis $np $1 $2 $3 $4 $5
+		printf '%-28s %-6s %3s %8s %8s %8s %8s %8s\n' "$lab" $way $np $1 $2 $3 $4 $5
 		shift 5
 	done
 }

@@ -112,6 +112,14 @@ static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, co
 	return ops->check(o);
 }
 
+static void rcli_warm_note(void)
+{
+	double drv, ctx;
+	if (rgpu_warm_times(&drv, &ctx)) rk_debug("GPU start-up on its thread: driver %.3f s, context %.3f s", drv, ctx);
+}
+
+#define RCLI_TINY_S 0.02  /* s of CPU work (on the rank's threads) below which no GPU context starts ahead */
+
 /* -v: where the start-up went, from the process's birth (kernel clock) to the mode's driver */
 static void rcli_startup_note(const rmpi_t *w, double t_main, double t_init, int peers)
 {
@@ -141,7 +149,12 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	 * other GPU's memory sees only its own, so the driver starts one device, not the node's all */
 	const int want_gpu = c->backend != RK_BACKEND_CPU;
 	const int peers = want_gpu && ops->peers && ops->peers(o) && rmpi_local_size_hint() != 1;
-	const int hint = want_gpu ? rmpi_local_rank_hint() : -1;
+	/* with auto, a job the CPU surely ends within RCLI_TINY_S starts no context ahead */
+	const int ls = rmpi_local_size_hint();
+	const double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
+	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o) : -1;
+	const int warm = want_gpu && !(guess >= 0 && guess / (th >= 1 ? th : 1) < RCLI_TINY_S);
+	const int hint = warm ? rmpi_local_rank_hint() : -1;
 	const double t_main = rk_realtime();
 	if (hint >= 0 && !peers) rgpu_visible_own(hint);
 	if (hint >= 0) rgpu_warm_start(hint);
@@ -161,20 +174,23 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 			rk_debug("rank %d: the launcher's local rank %d was not MPI's %d: sharing a GPU", w.rank, hint, w.local_rank);
 		else if (nd <= 0 || hint % nd != w.local_rank % nd) rgpu_warm_drop();
 	}
-	if (want_gpu) rgpu_warm_start(w.local_rank);
+	if (warm) rgpu_warm_start(w.local_rank);
 	rcli_startup_note(&w, t_main, t_init, peers);
+	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: a job of ~%.2g s on one CPU thread: no GPU context ahead", guess);
 	st = ops->run(&w, o);
-	/* the CPU took a job while the driver was still starting: do not wait for it at exit */
-	if (rgpu_warm_pending()) {
+	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And
+	 * the CUDA runtime's teardown at exit (~0.1 s: modules, streams, the context) is left to the
+	 * driver, which frees a process's device memory when it ends anyway */
+	const char *td = getenv("RKTLCS_EXIT_TEARDOWN");
+	if (rgpu_warm_pending() || (rgpu_context_made() && !(td && *td && *td != '0'))) {
+		if (w.rank == 0) rcli_warm_note();
 		rmpi_finalize(&w);
 		rio_cleanup_normal_exit();
 		fflush(NULL);
 		_exit(rk_exit_code(st));
 	}
 	rgpu_warm_join();
-	double drv, ctx;
-	if (w.rank == 0 && rgpu_warm_times(&drv, &ctx))
-		rk_debug("GPU start-up on its thread: driver %.3f s, context %.3f s", drv, ctx);
+	if (w.rank == 0) rcli_warm_note();
 	rmpi_finalize(&w);
 	return rk_exit_code(st);
 }

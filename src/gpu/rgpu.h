@@ -56,6 +56,8 @@ int rgpu_warm_pending(void);
 double rgpu_warm_left_s(double nominal);
 /* The thread's driver start-up and context creation, in seconds; 0 until it has ended. */
 int rgpu_warm_times(double *driver, double *context);
+/* A CUDA context was made in this process (the process may end without tearing it down). */
+int rgpu_context_made(void);
 /* visible.c. The node's GPUs as this process could see them at start (CUDA_VISIBLE_DEVICES
  * or the driver's /proc entries), -1 if unknown; made no CUDA call. */
 int rgpu_node_devices(void);
@@ -83,6 +85,7 @@ static inline int rgpu_warm_pending(void) { return 0; }
 static inline double rgpu_warm_left_s(double nominal) { (void)nominal; return 0; }
 static inline int rgpu_warm_times(double *driver, double *context) { (void)driver; (void)context; return 0; }
 static inline int rgpu_node_devices(void) { return 0; }
+static inline int rgpu_context_made(void) { return 0; }
 static inline int rgpu_visible_own(int local_rank) { (void)local_rank; return -1; }
 static inline int rgpu_visible_index(void) { return -1; }
 #endif

@@ -12,6 +12,7 @@ static int rgpu_warm_on, rgpu_warm_dev = -1;  /* the device whose context the th
 static double rgpu_warm_t[3];
 static volatile int rgpu_warm_fin;  /* the thread has ended */
 static int rgpu_warm_left;          /* abandoned while still starting: the process ends with _exit */
+static int rgpu_warm_ever;          /* a thread was started */
 
 static void *rgpu_warm_main(void *a)
 {
@@ -31,7 +32,7 @@ extern "C" void rgpu_warm_start(int local_rank)
 	if (rgpu_warm_on || rgpu_warm_left) return;
 	rgpu_warm_fin = 0;
 	rgpu_warm_t[0] = rk_realtime();
-	if (pthread_create(&rgpu_warm_thr, 0, rgpu_warm_main, (void *)(intptr_t)local_rank) == 0) rgpu_warm_on = 1;
+	if (pthread_create(&rgpu_warm_thr, 0, rgpu_warm_main, (void *)(intptr_t)local_rank) == 0) rgpu_warm_on = rgpu_warm_ever = 1;
 }
 
 extern "C" void rgpu_warm_join(void)
@@ -71,10 +72,15 @@ extern "C" int rgpu_warm_pending(void)
 
 extern "C" double rgpu_warm_left_s(double nominal)
 {
+	if (!rgpu_warm_ever) return nominal;  /* the context starts on first use */
 	if (!rgpu_warm_on || __atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE)) return 0;
 	const double spent = rk_realtime() - rgpu_warm_t[0];
 	return spent < nominal ? nominal - spent : 0.02;
 }
+
+static int rgpu_made;  /* a context was made in this process */
+
+extern "C" int rgpu_context_made(void) { return rgpu_made || rgpu_warm_dev >= 0; }
 
 extern "C" int rgpu_warm_times(double *driver, double *context)
 {
@@ -109,6 +115,7 @@ rk_status_t rgpu_rt_init(rgpu_rt_t *rt, const rgpu_opt_t *g, rgpu_stats_t *stats
 	rt->device = g->device;
 	rt->stats = stats;
 	CUDA_CHECK(cudaSetDevice(g->device));
+	rgpu_made = 1;
 	size_t fr = 0, tot = 0;
 	CUDA_CHECK(cudaMemGetInfo(&fr, &tot));
 	rt->budget = fr > 2 * RGPU_RESERVE ? fr - RGPU_RESERVE : fr / 2;

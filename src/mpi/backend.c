@@ -53,7 +53,7 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be)
 {
-	static const char *kinds[RMPI_W_KINDS] = { "Rkt-LCS", "hamming", "pairs", "long pair" };
+	static const char *kinds[RMPI_W_KINDS] = { "Rkt-LCS", "hamming", "pairs", "long pair", "--all" };
 	if (!be->use_gpu || !be->pending) return;
 	be->pending = 0;
 	(void)c;

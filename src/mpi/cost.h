@@ -9,6 +9,7 @@ typedef enum {
 	RMPI_W_HAM,       /* hamming: work = pairs x 64-column words of the informative columns */
 	RMPI_W_DP_PAIRS,  /* lev/lcs, many pairs: work = cells, items = pairs */
 	RMPI_W_DP_LONG,   /* lev/lcs, one long pair at a time: work = cells, span = longest a + b */
+	RMPI_W_DP_ALL,    /* lev --all: work = cells, items = pairs (each read against the later ones) */
 	RMPI_W_KINDS
 } rmpi_work_t;
 
@@ -19,6 +20,7 @@ typedef struct {
 	double bytes;     /* host to device */
 	double span;      /* steps of the longest dependent chain (DP_LONG) */
 	double threads;   /* CPU threads of the rank */
+	double cpu_x, gpu_x;  /* the work's weight on each backend (rmpi_cost_weights; 0 counts as 1) */
 } rmpi_cost_t;
 
 typedef struct {
@@ -34,6 +36,9 @@ typedef struct {
 /* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU
  * kernels' SIMD width in bits (512, 256, 128 or 64 for scalar). */
 void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_rates_t *r);
+/* The weights of lev/lcs work on each backend: lcs against lev, and --path (the CPU's
+ * Hirschberg recursion costs more over the value than the GPU's). */
+void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path);
 /* Both estimates, in seconds; start_left is the GPU start-up still to come. Returns 1 when the
  * GPU finishes first. */
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu);

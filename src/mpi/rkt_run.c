@@ -151,7 +151,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	/* this rank's share of the pairs of reads, each walked from every start of its reads */
 	const double avg = set.n ? (double)set.n_bases / (double)set.n : 0;
 	rmpi_cost_t cj = { RMPI_W_RKT, (double)set.n * (double)set.n / 2 * avg / w->size, 0, (double)set.n_bases, 0,
-	                   rmpi_threads(w, &o->c) };
+	                   rmpi_threads(w, &o->c), 0, 0 };
 	rmpi_backend_cost(w, &o->c, &cj, &be);
 	/* the cost model must be the same on every rank, or the ranks' bounds (and the gather's
 	 * counts) disagree: a rank without a GPU next to one with a GPU is allowed */

@@ -143,6 +143,11 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
  * -v gives both estimates. Call it once the work is known and before any GPU call; nothing
  * for a forced backend or where no GPU is wanted. Not collective: each rank decides alone. */
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be);
+/* guess.c: one CPU thread's seconds for a job, guessed from its inputs' heads before they are
+ * read (-1: unknown, e.g. stdin), for whether a GPU context is worth starting ahead. */
+double rmpi_guess_rkt(const char *input);
+double rmpi_guess_ham(const char *input);
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */
