@@ -41,9 +41,7 @@ rkt)
 		set -- $p
 		row "rkt 5k k=$1 t=$2 tau=$3" "$data/paper-reads/5k.fasta" -k $1 -t $2 -tau $3
 	done
-	row "rkt 25k k=3 t=1000 tau=15" "$data/paper-reads/25k.fasta" -k 3 -t 1000 -tau 15
-	$T/rkt_genreads 100000 51 1 > "$tmp/r100k.fa"
-	row "rkt 100k synthetic k=3 t=1000 tau=15" "$tmp/r100k.fa" -k 3 -t 1000 -tau 15 ;;
+	row "rkt 25k k=3 t=1000 tau=15" "$data/paper-reads/25k.fasta" -k 3 -t 1000 -tau 15 ;;
 ham)
 	row "hamming mers46 47 x 29.7k" hamming "$data/mers46_parsnp_core.fasta"
 	row "hamming 16S 5181 x 7682 (gz)" hamming "$data/rRNA16S.gold.NAST_ALIGNED.fasta.gz"
