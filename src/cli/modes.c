@@ -118,7 +118,10 @@ static void rcli_warm_note(void)
 	if (rgpu_warm_times(&drv, &ctx)) rk_debug("GPU start-up on its thread: driver %.3f s, context %.3f s", drv, ctx);
 }
 
-#define RCLI_TINY_S 0.02  /* s of CPU work (on the rank's threads) below which no GPU context starts ahead */
+/* s of CPU work (on the rank's threads) below which no GPU context starts ahead: the GPU cannot
+ * win there (its start-up and fixed cost: 0.3 s), and a start abandoned for the CPU costs its
+ * current driver call at exit (0.1-0.15 s) */
+#define RCLI_TINY_S 0.25
 
 /* -v: where the start-up went, from the process's birth (kernel clock) to the mode's driver */
 static void rcli_startup_note(const rmpi_t *w, double t_main, double t_init, int peers)

@@ -46,9 +46,10 @@ void rgpu_warm_start(int local_rank);
 void rgpu_warm_join(void);
 /* The run will not use the device after all: wait for the thread, destroy the context. */
 void rgpu_warm_drop(void);
-/* As rgpu_warm_drop where the thread has ended. Where it is still starting the driver,
- * returns 1 without waiting: the process then makes no CUDA call and ends with _exit while
- * rgpu_warm_pending() (the CUDA runtime's exit handlers would wait for the thread). */
+/* The run goes to the CPU. A context already made is kept (the process ends without the
+ * runtime's teardown); where the thread is still starting the driver, returns 1 without
+ * waiting: the process then makes no CUDA call and ends with _exit while rgpu_warm_pending()
+ * (the CUDA runtime's exit handlers would wait for the thread). */
 int rgpu_warm_abandon(void);
 int rgpu_warm_pending(void);
 /* Seconds until the context is made: 0 once it is (or when none is being made), else what is

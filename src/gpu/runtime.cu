@@ -43,6 +43,7 @@ extern "C" void rgpu_warm_join(void)
 
 extern "C" void rgpu_warm_drop(void)
 {
+	if (!rgpu_warm_ever) return;  /* no CUDA call: the first would start the driver (~0.1 s) */
 	rgpu_warm_join();
 	/* the run goes to the CPU: give back the context's device memory to other jobs */
 	if (rgpu_warm_dev >= 0 && cudaSetDevice(rgpu_warm_dev) == cudaSuccess) cudaDeviceReset();
@@ -53,7 +54,10 @@ extern "C" void rgpu_warm_drop(void)
 extern "C" int rgpu_warm_abandon(void)
 {
 	if (!rgpu_warm_on || __atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE)) {
-		rgpu_warm_drop();
+		/* made: kept, not reset (cudaDeviceReset took 0.1-0.2 s of jobs the CPU ends in 0.05 s);
+		 * the driver frees it when the process ends (modes.c ends it without the runtime's
+		 * teardown), and it holds a few hundred MB of device memory meanwhile */
+		rgpu_warm_join();
 		return 0;
 	}
 	/* still in the driver: waiting would add the rest of its 0.1-1 s to a job the CPU does
