@@ -109,7 +109,13 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
  *                            ("4k"; default and cap 1G): tests put window ends everywhere
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
- *                            reads over 65,000 bp, short ones too (tests, benchmarks) */
+ *                            reads over 65,000 bp, short ones too (tests, benchmarks)
+ *   RKTLCS_GPU_VISIBLE=all   every GPU of the node visible to every rank (default: a rank that
+ *                            maps no other GPU's memory sees only its own; src/gpu/visible.c)
+ *   RKTLCS_EXIT_TEARDOWN=1   a process that made a CUDA context tears the runtime down at exit
+ *                            (default: _exit after the outputs are committed; the driver frees it)
+ *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/cost.c), whatever the
+ *                            estimates */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
