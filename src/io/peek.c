@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <htslib/bgzf.h>
+#include <htslib/hts_log.h>
 #include "io/rio.h"
 
 #define PEEK_BYTES 65536
@@ -14,6 +15,7 @@ int rio_peek_input(const char *path, rio_peek_t *pk)
 	memset(pk, 0, sizeof *pk);
 	struct stat sb;
 	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+	hts_set_log_level(HTS_LOG_OFF);  /* a damaged input is the reader's to report, in one line */
 	BGZF *fp = bgzf_open(path, "r");
 	if (!fp) return 0;
 	const int packed = bgzf_compression(fp) != 0;
