@@ -8,8 +8,9 @@
 # node, where the two-input read must not give rank 1 the second file) gives the one-process
 # output byte for byte: Rkt-LCS (on GPUs also its supports summed through the host, the path
 # taken across nodes), hamming matrix, long and sparse, lev/lcs pairs, --all, and split pairs
-# (RKTLCS_SPLIT_PLAN=band/all). RKTLCS_READ_EACH with node-local files (the agent mounts another
-# directory over the input's on the second node): same copies, a different copy (rank 0's used),
+# (RKTLCS_SPLIT_PLAN=band/all). Node-local files (the agent mounts another directory over the
+# inputs' on the second node): two inputs with rank 1 on either node (node 1's files read);
+# RKTLCS_READ_EACH: same copies, a different copy (rank 0's used),
 # none there (rank 0 reads and broadcasts), and a bad copy only the second node reads: one
 # error message, exit 1, no output, no hang. Last, a rank of the second node killed mid-run:
 # the job ends, nonzero, within the timeout.
@@ -96,8 +97,22 @@ if "$cli" --version | grep -q '^gpu: CUDA, [0-9]* device'; then
 else
 	echo "skipped: Rkt-LCS's supports summed through the host on GPUs (no usable CUDA device)"
 fi
-# RKTLCS_READ_EACH, node-local files: node 1 sees n1/, node 2 sees n2/ at the same path
-export RKTLCS_READ_EACH=1 NODE_AGENT_BIND="$tmp/n2 $tmp/n1"
+# node-local files: node 1 sees n1/, node 2 sees n2/ at the same path
+export NODE_AGENT_BIND="$tmp/n2 $tmp/n1"
+# two inputs: rank 1 reads the second while rank 0 reads the first only where it shares rank 0's
+# node; on the second node (2 x 1) its copy of n1/b.fa is another file and must not be used
+cp A.fa n1/a.fa; cp B.fa n1/b.fa; cp B.fa n2/a.fa; cp A.fa n2/b.fa
+"$cli" lev n1/a.fa n1/b.fa --path --backend cpu -q -o ref.tsv
+for m in "-np 4" "-np 2 --map-by node"; do
+	rm -f np.tsv
+	# shellcheck disable=SC2086  # m: mpirun options
+	two $m "$cli" lev n1/a.fa n1/b.fa --path --backend cpu -q -o np.tsv 2> err; rc=$?
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "two inputs, node-local copies, $m: node 1's files read" \
+		|| bad "two inputs, node-local copies, $m: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
+done
+rm -f n1/* n2/*
+# RKTLCS_READ_EACH
+export RKTLCS_READ_EACH=1
 each() {  # what node 2 holds (same, other, none), the -v line expected ("": no copies differ), args
 	local held=$1 line=$2 rc good=0; shift 2
 	rm -f n2/* np.tsv
