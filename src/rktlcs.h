@@ -61,6 +61,8 @@ void rk_progress(rk_progress_t *p, double done);
 void rk_progress_end(rk_progress_t *p);
 
 double rk_realtime(void);
+/* Seconds since this process started (/proc), -1 where unknown. */
+double rk_process_age(void);
 size_t rk_peak_rss_kb(void);
 
 /* Parse "12", "4k", "2G" (base 1024); returns 0 on error (also NaN, infinity, overflow). */
