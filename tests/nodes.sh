@@ -149,10 +149,12 @@ n=$(grep -c 'error' err)
 	|| bad "a bad copy on node 2 only: exit $rc, $n error lines: $(head -c 400 err)"
 export RKTLCS_READ_EACH='' NODE_AGENT_BIND=''
 # a rank of the second node killed mid-run: mpirun ends the job, nonzero, no hang
-"$genaln" 3000 30000 5 9 > big.fa
+# (lev --all --path of 1500 x 200 bp: ~30 s on one thread, the kill lands within its first 2 s)
+awk 'BEGIN { srand(3); for (i = 0; i < 1500; i++) { s = ""; for (k = 0; k < 200; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1)
+	printf ">r%d\n%s\n", i, s } }' > big.fa
 rm -f np.tsv
 t0=$(date +%s)
-two -np 4 "$cli" hamming big.fa --backend cpu --threads 1 -q -o np.tsv 2> err & pid=$!
+two -np 4 "$cli" lev --all big.fa --path --backend cpu --threads 1 -q -o np.tsv 2> err & pid=$!
 victim=
 for _ in $(seq 100); do
 	# rank 3 (on the second node: ranks fill node 1's two slots first)
