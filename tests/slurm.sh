@@ -1,19 +1,25 @@
 #!/bin/bash
-# The job scripts of jobs/ on a real SLURM (issue 14): a private one-node cluster
-# (tests/slurm_cluster.sh: munged, slurmctld, slurmd started here and stopped by PID file),
-# each script submitted with sbatch --wait on the sample data for every mode, from another
-# directory, with srun --mpi=pmix and with mpirun inside the allocation, the GPU script on
-# fake GPUs (auto falls back to the CPU), and a job array; every output must equal the plain
-# run byte for byte. srun without an MPI plugin must be refused with a message naming the fix.
-# Needs root (the daemons run as root). Exit 77 (skipped) when SLURM is not installed.
+# The job scripts of jobs/ on a real SLURM (issue 14): a private cluster (tests/slurm_cluster.sh:
+# munged, slurmctld, slurmd started here and stopped by PID file), each script submitted with
+# sbatch --wait on the sample data for every mode, from another directory, with srun --mpi=pmix
+# and with mpirun inside the allocation, the GPU script on fake GPUs (auto falls back to the
+# CPU), and a job array; every output must equal the plain run byte for byte. srun without an
+# MPI plugin must be refused with a message naming the fix.
+# Two nodes (issue 32): the cluster has a second node, rktlcs-node2, a second slurmd on this
+# machine under its own host name (see slurm_cluster.sh); jobs of -N 2 --ntasks=4 (srun and
+# mpirun, every mode) must name 4 ranks on 2 nodes under -v and equal the plain run. Where no
+# UTS namespace can be made, the cluster has one node and the two-node jobs are reported skipped.
+# Needs root (the daemons run as root). Exit 77 (skipped, the reason printed) when SLURM is not
+# installed, when not root, or when slurmd cannot start here (no /sys/fs/cgroup in a container
+# or chroot: slurmd 22.05 always initialises its cgroup plugin).
 # Usage: slurm.sh RKTLCS SRCDIR TMPDIR
 set -u
 cli=$1 src=$2 tmp=$3
 rm -rf "$tmp"; mkdir -p "$tmp/work" "$tmp/submit"
 here=$(cd "$(dirname "$0")" && pwd)
-env_line=$(bash "$here/slurm_cluster.sh" start "$tmp/cluster") ; rc=$?
-[ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || { echo "FAIL: could not start SLURM"; exit 1; }
+env_line=$(bash "$here/slurm_cluster.sh" start "$tmp/cluster" 2 2> "$tmp/start.err"); rc=$?
+[ $rc -eq 77 ] && { echo "SKIPPED: $(sed 's/^SKIP: //' "$tmp/start.err")"; exit 77; }
+[ $rc -eq 0 ] || { echo "FAIL: could not start SLURM: $(cat "$tmp/start.err")"; exit 1; }
 eval "$env_line"
 trap 'bash "$here/slurm_cluster.sh" stop "$tmp/cluster"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 RKTLCS=$cli
@@ -61,5 +67,27 @@ done
 timeout 60 srun -Q -n 2 --mpi=none "$cli" "$W/reads.fq" -k 3 -t 10 -tau 15 -o "$W/none.tsv" 2> "$tmp/none.err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'mpi=pmix' "$tmp/none.err" && [ ! -e "$W/none.tsv" ] && ok "srun --mpi=none refused: $(grep -m1 error "$tmp/none.err")" \
 	|| bad "srun --mpi=none: exit $rc, $(cat "$tmp/none.err")"
+# two nodes: tasks 0-1 on this host, 2-3 on rktlcs-node2; mpirun's TCP on loopback (Open MPI
+# leaves lo out by default, and a container may have no other interface)
+if [ "$RK_SLURM_NODES" = 2 ]; then
+	export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+	two() {  # as sub
+		local lab=$1
+		EXTRA="-N 2 --ntasks=4 --ntasks-per-node=2 --cpus-per-task=1" sub "$@"
+		grep -q "mpi: 4 ranks on 2 node(s), 2 on rank 0's" "$tmp/$lab.log" && ok "$lab: $(grep -o 'mpi: .*' "$tmp/$lab.log")" \
+			|| bad "$lab: not 4 ranks on 2 nodes: $(grep 'mpi:' "$tmp/$lab.log") $(tail -3 "$tmp/$lab.log")"
+	}
+	two nodes-rkt-srun rktlcs-slurm.sh "rkt $W/reads.fq -k 3 -t 10 -tau 15" MODE=rkt,INPUT="$W/reads.fq",ARGS="-k 3 -t 10 -tau 15 -v"
+	two nodes-lev-all rktlcs-slurm.sh "lev --all $W/aln.fa --max-dist 40" MODE=lev,INPUT="--all $W/aln.fa",ARGS="--max-dist 40 -v",LAUNCHER=mpirun
+	two nodes-rkt-mpirun rktlcs-slurm.sh "rkt $W/reads.fq -k 3 -t 10 -tau 15" MODE=rkt,INPUT="$W/reads.fq",ARGS="-k 3 -t 10 -tau 15 -v",LAUNCHER=mpirun
+	# the sanitizer build (an MPI launch takes ~10 s there): the three jobs above
+	[ -n "${RKTLCS_TEST_SANITIZE:-}" ] && two() { echo "skipped (sanitizer build): $1"; }
+	two nodes-hamming rktlcs-slurm.sh "hamming $W/aln.fa --max-dist 30" MODE=hamming,INPUT="$W/aln.fa",ARGS="--max-dist 30 -v"
+	two nodes-lev rktlcs-slurm.sh "lev $W/one.fa $W/other.fa --path" MODE=lev,INPUT="$W/one.fa $W/other.fa",ARGS="--path -v"
+	two nodes-lcs rktlcs-slurm.sh "lcs $W/other.fa $W/one.fa --seq --path" MODE=lcs,INPUT="$W/other.fa $W/one.fa",ARGS="--seq --path -v"
+	unset OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include
+else
+	echo "skipped: the two-node jobs (no UTS namespace for a second slurmd: $(unshare --uts true 2>&1 | head -1))"
+fi
 echo "slurm: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,22 +1,31 @@
 #!/bin/bash
-# A private one-node SLURM for tests, as root, without systemd: munged, slurmctld and slurmd
-# with their own config, sockets, state, logs and PID files under DIR, on loopback ports.
-#   slurm_cluster.sh start DIR   prints "export SLURM_CONF=DIR/slurm.conf" on success
-#   slurm_cluster.sh stop DIR    stops exactly the daemons it started (by PID file)
+# A private SLURM for tests, as root, without systemd: munged, slurmctld and slurmd with their
+# own config, sockets, state, logs and PID files under DIR, on loopback ports.
+#   slurm_cluster.sh start DIR [2]  prints "export SLURM_CONF=DIR/slurm.conf RK_SLURM_NODES=N"
+#                                   on success; exit 77 (skipped, the reason on stderr) where
+#                                   SLURM is not installed, not root, or slurmd cannot start here
+#   slurm_cluster.sh stop DIR       stops exactly the daemons it started (by PID file)
+# With 2, a second node "rktlcs-node2" on this machine where a UTS namespace can be made
+# (unshare --uts): its slurmd runs under that host name with its own Port, PID file, log, spool
+# and TmpFS (%n), so srun/sbatch -N 2 run tasks on two nodes, and srun --mpi=pmix (SLURM's PMIx
+# locality) and mpirun inside the allocation (one orted per node, started through srun) each
+# see two nodes: MPI_COMM_TYPE_SHARED gives a set per node. This is the Debian slurmd, built
+# without --enable-multiple-slurmd: the nodes differ by NodeHostname and Port, not by -N alone
+# (TmpFS=%n keeps each step's PMIx directory apart: with one /tmp the second node's step failed,
+# "Cannot create directory /tmp/spmix_appdir_0_1.0: File exists").
 # Facts it relies on (Debian 12, SLURM 22.05): no cgroups (proctrack/linuxproc, task/none);
 # MpiDefault=pmix (srun --mpi=pmix works with Debian's Open MPI); NodeAddr and the controller
 # on 127.0.0.1 (no DNS); two fake GPUs whose File= entries are links to /dev/null (22.05 drops
 # GPUs without a File; SLURM still sets CUDA_VISIBLE_DEVICES); a small MinJobAge so that
 # sbatch --wait polls every 2 s; EnforcePartLimits=ALL rejects oversized jobs at submission.
 set -u
-cmd=$1 dir=$2
+cmd=$1 dir=$2 want=${3:-1}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 to() { timeout "$@"; }  # client calls retry for a long time when no controller is up
 
 stop() {
-	for d in slurmd slurmctld munged; do
-		f=$dir/$d.pid
+	for f in "$dir"/slurmd-*.pid "$dir/slurmctld.pid" "$dir/munged.pid"; do
 		[ -s "$f" ] || continue
 		pid=$(cat "$f")
 		kill "$pid" 2>/dev/null
@@ -35,9 +44,12 @@ stop() {
 if [ "$cmd" = stop ]; then stop; exit 0; fi
 [ "$cmd" = start ] || { echo "usage: slurm_cluster.sh start|stop DIR" >&2; exit 2; }
 for c in munged slurmctld slurmd sinfo; do command -v $c > /dev/null || { echo "SKIP: $c not installed" >&2; exit 77; }; done
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (the SLURM daemons run as root)" >&2; exit 77; }
 stop
+nodes=1
+[ "$want" = 2 ] && [ "$(unshare --uts sh -c 'hostname rktlcs-node2 && hostname' 2> /dev/null)" = rktlcs-node2 ] && nodes=2
 host=$(hostname -s)
-mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/gpu"
+mkdir -p "$dir/munge" "$dir/state" "$dir/spool-$host" "$dir/spool-rktlcs-node2" "$dir/tmp-$host" "$dir/tmp-rktlcs-node2" "$dir/gpu"
 chmod 755 "$dir/munge"
 dd if=/dev/urandom of="$dir/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$dir/munge.key"
@@ -59,11 +71,12 @@ AuthType=auth/munge
 AuthInfo=socket=$dir/munge/munge.sock
 CredType=cred/munge
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$dir/spool-%n
+TmpFS=$dir/tmp-%n
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/slurmctld.log
-SlurmdLogFile=$dir/slurmd.log
+SlurmdLogFile=$dir/slurmd-%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
@@ -77,6 +90,7 @@ ReturnToService=2
 SlurmdParameters=config_overrides
 GresTypes=gpu
 $node NodeAddr=127.0.0.1 Gres=gpu:2 State=UNKNOWN
+$([ $nodes = 2 ] && echo "${node/NodeName=$host/NodeName=rktlcs-node2} NodeAddr=127.0.0.1 Port=$((port + 2)) State=UNKNOWN")
 PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 EOF
 cat > "$dir/gres.conf" <<EOF
@@ -84,12 +98,24 @@ NodeName=$host Name=gpu File=$dir/gpu/nvidia[0-1]
 EOF
 export SLURM_CONF=$dir/slurm.conf
 slurmctld -c -f "$dir/slurm.conf" || { echo "slurmctld failed: $(tail -3 "$dir/slurmctld.log")" >&2; stop; exit 1; }
-slurmd -f "$dir/slurm.conf" || { echo "slurmd failed: $(tail -3 "$dir/slurmd.log")" >&2; stop; exit 1; }
+# slurmd initialises its cgroup plugin whatever ProctrackType and TaskPlugin say: without
+# /sys/fs/cgroup (a container or chroot) it stops ("can't stat /sys/fs/cgroup/systemd/",
+# "Unable to initialize cgroup plugin"); 22.05 has no CgroupPlugin=disabled
+if ! slurmd -f "$dir/slurm.conf" -N "$host"; then
+	why=$(grep -h 'error' "$dir/slurmd-$host.log" 2> /dev/null | tail -3 | sed 's/^\[[^]]*\] //' | tr '\n' ' ')
+	stop
+	echo "SKIP: slurmd cannot start here: ${why:-no log}" >&2
+	exit 77
+fi
+if [ $nodes = 2 ]; then
+	unshare --uts sh -c 'hostname rktlcs-node2 && exec slurmd -f "$1" -N rktlcs-node2' sh "$dir/slurm.conf" \
+		|| { echo "the second slurmd failed: $(tail -3 "$dir/slurmd-rktlcs-node2.log")" >&2; stop; exit 1; }
+fi
 for _ in $(seq 100); do
-	s=$(to 5 sinfo -h -o %t 2>/dev/null | head -1)
-	[ "$s" = idle ] && { echo "export SLURM_CONF=$dir/slurm.conf"; exit 0; }
+	s=$(to 5 sinfo -h -o %t 2>/dev/null | sort -u | tr '\n' ' ')
+	[ "$s" = "idle " ] && { echo "export SLURM_CONF=$dir/slurm.conf RK_SLURM_NODES=$nodes"; exit 0; }
 	sleep 0.2
 done
-echo "the node did not come up (state: ${s:-none}): $(tail -3 "$dir/slurmctld.log") $(tail -3 "$dir/slurmd.log")" >&2
+echo "the nodes did not come up (states: ${s:-none}): $(tail -3 "$dir/slurmctld.log") $(tail -3 "$dir"/slurmd-*.log)" >&2
 stop
 exit 1

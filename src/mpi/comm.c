@@ -61,7 +61,7 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 {
 	int provided;
 	memset(w, 0, sizeof *w);
-	w->size = w->local_size = 1;
+	w->size = w->local_size = w->nodes = 1;
 	if (!rmpi_launched()) return rmpi_check_srun(w);
 	w->mpi = 1;
 	rmpi_watch_start(rk_tune.start_timeout);
@@ -82,6 +82,12 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	MPI_Comm_rank(local, &w->local_rank);
 	MPI_Comm_size(local, &w->local_size);
 	MPI_Comm_free(&local);
+	/* the nodes as Open MPI's locality sees them: what decides the shared-memory and inter-node
+	 * paths, and what tests/nodes.sh checks when it runs two "nodes" on one machine */
+	int first = w->local_rank == 0;
+	if (MPI_Allreduce(&first, &w->nodes, 1, MPI_INT, MPI_SUM, w->comm) != MPI_SUCCESS) w->nodes = 0;
+	if (w->rank == 0)
+		rk_debug("mpi: %d ranks on %d node(s), %d on rank 0's", w->size, w->nodes, w->local_size);
 	/* the first agreement: every rank has started */
 	rmpi_watch_stage("the first agreement of all ranks");
 	rmpi_agree(w, RK_OK);

@@ -15,6 +15,7 @@
 typedef struct {
 	MPI_Comm comm;
 	int rank, size, local_rank, local_size;
+	int nodes;  /* how many shared-memory nodes (MPI_COMM_TYPE_SHARED sets) the ranks are on */
 	int mpi;  /* 0: plain process, MPI not initialised */
 } rmpi_t;
 

@@ -35,8 +35,8 @@ rk_status_t rmpi_clock_report(const rmpi_t *w, const rk_common_t *c, const rmpi_
 		if (c->stats) {
 			rio_buf_t b = { 0 };
 			rio_out_t out;
-			rio_buf_printf(&b, "{\"program\":\"rktlcs\",\"version\":\"%s\",\"mode\":\"%s\",\"ranks\":%d,\"wall\":%.6f,\"stages\":{",
-			               RKTLCS_VERSION, mode, w->size, wall);
+			rio_buf_printf(&b, "{\"program\":\"rktlcs\",\"version\":\"%s\",\"mode\":\"%s\",\"ranks\":%d,\"nodes\":%d,\"wall\":%.6f,\"stages\":{",
+			               RKTLCS_VERSION, mode, w->size, w->nodes, wall);
 			for (int q = 0; q < RMPI_STAGES; q++) rio_buf_printf(&b, "%s\"%s\":%.6f", q ? "," : "", rmpi_stage_name[q], k->s[q]);
 			rio_buf_str(&b, "},\"rank_compute\":[");
 			for (int r = 0; r < w->size; r++) rio_buf_printf(&b, "%s%.6f", r ? "," : "", comp[r]);
