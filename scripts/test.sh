@@ -1,21 +1,112 @@
 #!/bin/bash
-# Set up, build and run the whole test suite: the release build (all tests), an
-# AddressSanitizer+UBSan build (unit and CLI tests), and each fuzz target for FUZZ_SECONDS
-# (default 60) under libFuzzer.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-scripts/setup.sh build
+# Set up, build and run the whole test suite, in stages: the release build (all tests), its
+# cmake --install, an AddressSanitizer+UBSan build (unit tests, then CLI tests) and each fuzz
+# target for FUZZ_SECONDS (default 60) under libFuzzer. Every stage runs even when an earlier
+# one failed; the end is a table of the stages, the tests that were skipped and why (a test
+# that cannot run its real component here, e.g. no GPU, no ../shared/data, no SLURM daemons,
+# exits 77 after a line "SKIPPED: reason"), and a non-zero exit naming the failed stages.
+# RKTLCS_STAGES="release asan_cli" runs only the stages named.
+#
+# Sourced (tests/stages.sh), it defines the functions and runs nothing.
+
+all_stages="release install asan_unit asan_cli fuzz"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-(cd build && ctest --output-on-failure -j2)
-# cmake --install gives a working rktlcs and job scripts that name it
-inst=$(mktemp -d)
-cmake --install build --prefix "$inst" > /dev/null
-"$inst/bin/rktlcs" --version | head -1
-grep -q "$inst/bin/rktlcs" "$inst/share/rktlcs/jobs/rktlcs-slurm.sh"
-rm -rf "$inst"
-scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
+
+# ctest in build directory $1 with the arguments after it; its skipped tests go to $skips
+# ("stage: test: reason"). ctest names them in its summary ("(Skipped)"); the reason is the
+# first "SKIPPED" line of the test's output, which ctest keeps in LastTest.log.
+ctest_in() {
+	local dir=$1; shift
+	local r out
+	out=$(mktemp)
+	{ (cd "$dir" && ctest "$@"); echo $? > "$out.rc"; } | tee "$out"
+	r=$(cat "$out.rc")
+	ctest_skips "$out" "$dir/Testing/Temporary/LastTest.log" >> "$skips"
+	rm -f "$out" "$out.rc"
+	return "$r"
+}
+
+# ctest_skips CTEST_STDOUT LASTTEST_LOG: one "stage: test: reason" line per skipped test
+ctest_skips() {
+	awk -v stage="${cur_stage:-ctest}" '
+		FNR == NR { if ($0 ~ /^[ \t]*[0-9]+ - .* \(Skipped\)$/) { n = $0; sub(/^[ \t]*[0-9]+ - /, "", n); sub(/ \(Skipped\)$/, "", n); skip[n] = 1; order[++k] = n }; next }
+		/^[0-9]+\/[0-9]+ Testing: / { name = $0; sub(/^[0-9]+\/[0-9]+ Testing: /, "", name); inout = 0; next }
+		/^Output:$/ { inout = 1; next }
+		/^<end of output>$/ { inout = 0; next }
+		inout && (name in skip) && !(name in why) && /SKIP/ { r = $0; sub(/^.*SKIP(PED)?:? */, "", r); why[name] = r }
+		END { for (i = 1; i <= k; i++) print stage ": " order[i] ": " (order[i] in why ? why[order[i]] : "(its output has no SKIPPED line)") }
+	' "$1" "$2" 2> /dev/null
+}
+
+stage_release() {
+	scripts/setup.sh --test build
+	ctest_in build --output-on-failure -j2
+}
+
+# cmake --install gives a working rktlcs, job scripts that name it, the man page and the docs
+stage_install() {
+	local inst r=0
+	inst=$(mktemp -d)
+	cmake --install build --prefix "$inst" > /dev/null
+	"$inst/bin/rktlcs" --version | head -1
+	grep -q "$inst/bin/rktlcs" "$inst/share/rktlcs/jobs/rktlcs-slurm.sh" || { echo "job script does not name $inst/bin/rktlcs"; r=1; }
+	[ -s "$inst/share/man/man1/rktlcs.1" ] || { echo "no man page in $inst/share/man/man1"; r=1; }
+	[ -s "$inst/share/doc/rktlcs/rkt.md" ] || { echo "no docs in $inst/share/doc/rktlcs"; r=1; }
+	rm -rf "$inst"
+	return $r
+}
+
 # leaks are checked in the unit and the CLI tests (tests/lsan.supp names what is not ours)
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -L unit)
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j2 -L cli)
-CC=clang RK_TARGETS="fuzz_input fuzz_rkt fuzz_ham fuzz_lev fuzz_lcs" scripts/setup.sh build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
-bash tests/fuzz/run.sh build-fuzz "${FUZZ_SECONDS:-60}"
+stage_asan_unit() {
+	scripts/setup.sh --test build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
+	ASAN_OPTIONS=detect_leaks=1 ctest_in build-asan --output-on-failure -L unit
+}
+
+stage_asan_cli() {
+	[ -x build-asan/rktlcs ] || scripts/setup.sh --test build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
+	ASAN_OPTIONS=detect_leaks=1 ctest_in build-asan --output-on-failure -j2 -L cli
+}
+
+stage_fuzz() {
+	CC=clang RK_TARGETS="fuzz_input fuzz_rkt fuzz_ham fuzz_lev fuzz_lcs" scripts/setup.sh --test build-fuzz \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
+	bash tests/fuzz/run.sh build-fuzz "${FUZZ_SECONDS:-60}"
+}
+
+# Run each stage named in $1 (a subshell with set -e: a failing command ends its stage, not
+# the run), then the summary; returns 1 when a stage failed.
+run_stages() {
+	local s r t0 failed="" line
+	skips=$(mktemp)
+	declare -A res secs
+	for s in $1; do
+		if ! declare -F "stage_$s" > /dev/null; then echo "test.sh: unknown stage '$s' (stages: $all_stages)"; res[$s]=FAILED; secs[$s]=0; failed="$failed $s"; continue; fi
+		echo "=== stage $s"
+		cur_stage=$s t0=$SECONDS r=0
+		# not "|| r=$?": in a condition, set -e is off inside the subshell too
+		set +e
+		( set -euo pipefail; "stage_$s" )
+		r=$?
+		secs[$s]=$((SECONDS - t0))
+		if [ $r -eq 0 ]; then res[$s]=passed; else res[$s]=FAILED; failed="$failed $s"; fi
+		echo "=== stage $s: ${res[$s]} (exit $r, ${secs[$s]} s)"
+	done
+	echo
+	echo "=== summary"
+	printf '%-10s %-7s %s\n' stage result time
+	for s in $1; do printf '%-10s %-7s %d:%02d\n' "$s" "${res[$s]}" $((secs[$s] / 60)) $((secs[$s] % 60)); done
+	if [ -s "$skips" ]; then
+		echo "skipped tests ($(wc -l < "$skips")):"
+		while IFS= read -r line; do echo "  $line"; done < "$skips"
+	else echo "skipped tests: none"; fi
+	rm -f "$skips"
+	if [ -n "$failed" ]; then echo "test.sh: FAILED stages:$failed"; return 1; fi
+	echo "test.sh: all stages passed"
+}
+
+main() {
+	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+	run_stages "${RKTLCS_STAGES:-$all_stages}"
+}
+
+[ "${BASH_SOURCE[0]}" = "$0" ] && main "$@"

@@ -13,7 +13,7 @@ cli=$1 mpiexec=$2 tmp=$3 mb=${4:-20}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$tmp"; mkdir -p "$tmp"
 cd "$tmp" || exit 1
-[ -x /usr/bin/time ] || { echo "no /usr/bin/time: skipped"; exit 77; }
+[ -x /usr/bin/time ] || { echo "SKIPPED: no /usr/bin/time (Debian: the time package)"; exit 77; }
 fail=0 pass=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }

@@ -8,7 +8,7 @@ expect() {  # name, got, want
 	if [ "$2" = "$3" ]; then pass=$((pass + 1)); echo "ok   $1: $2"; else fail=$((fail + 1)); echo "FAIL $1: got '$2' want '$3'"; fi
 }
 if [ ! -r "$shared/paper-reads/5k.fasta" ]; then
-	echo "SKIP the paper's reads: $shared not found (a checkout without ../shared/data; CI has it)"
+	echo "SKIPPED: the paper's 5k and 1k reads (known answers, the brute force): ../shared/data not found ($shared)"
 else
 r=$("$cli" "$shared/paper-reads/5k.fasta" -k 10 -t 100 -tau 30 -q | grep -v '^#' | sed -n 2p)
 expect "5k k=10 t=100 tau=30 length" "$(echo "$r" | cut -f4)" 42

@@ -2,7 +2,8 @@
  * shared/data, against edlib (distance) and path replay (a valid alignment of that cost),
  * the naive DP's canonical CIGAR up to 4 kb, the same CIGAR at every SIMD level and thread
  * count. Needs edlib (exit 77 without it).
- * Usage: test_lev_long [SHARED_DATA_DIR [N_REAL_PAIRS]]   (default 3 real pairs) */
+ * Usage: test_lev_long [--real] [SHARED_DATA_DIR [N_REAL_PAIRS]]   (default 3 real pairs) */
+#include <string.h>
 #include "dp_testutil.h"
 #include "naive_dp.h"
 #include "algo/lev.h"
@@ -13,7 +14,7 @@
 #ifndef HAVE_EDLIB
 int main(void)
 {
-	fprintf(stderr, "test_lev_long: SKIPPED (built without edlib)\n");
+	fprintf(stderr, "test_lev_long: SKIPPED: built without edlib (Debian: libedlib-dev)\n");
 	return 77;
 }
 #else
@@ -89,12 +90,9 @@ static void check_long(const char *what, const char *a, int64_t la, const char *
 	free(wc);
 }
 
-int main(int argc, char **argv)
+/* the generated pairs (no data needed) */
+static void synthetic(char *a, char *b)
 {
-	nlv = dt_levels(lv, aln_simd_level(-1));
-	const char *data = argc > 1 ? argv[1] : 0;
-	int nreal = argc > 2 ? atoi(argv[2]) : 3;
-	char *a = malloc(2100000), *b = malloc(4300000);
 	/* up to 4 kb: the naive canonical path too */
 	for (int it = 0; it < 6; it++) {
 		int64_t la = tu_range(1000, 4000), lb;
@@ -119,6 +117,18 @@ int main(int argc, char **argv)
 	dt_random(a, la, 4, 0);
 	lb = dt_mutate(a, la, b, 0, 1, 4, 0);
 	check_long("1Mb 1%", a, la, b, lb, 0, 2, 0);
+}
+
+int main(int argc, char **argv)
+{
+	nlv = dt_levels(lv, aln_simd_level(-1));
+	/* --real DATA N: the real pairs alone (ctest unit_lev_long_real), 77 (skipped) without them */
+	const int real_only = argc > 1 && !strcmp(argv[1], "--real");
+	if (real_only) { argc--; argv++; }
+	const char *data = argc > 1 ? argv[1] : 0;
+	int nreal = argc > 2 ? atoi(argv[2]) : 3;
+	char *a = malloc(2100000), *b = malloc(4300000);
+	if (!real_only) synthetic(a, b);
 	free(a);
 	free(b);
 	if (data && nreal > 0) {
@@ -126,7 +136,10 @@ int main(int argc, char **argv)
 		int64_t *len;
 		snprintf(path, sizeof path, "%s/mers46_parsnp_core.fasta", data);
 		int n = dt_read_fasta(path, &seq, &len);
-		if (!n) fprintf(stderr, "test_lev_long: %s not readable, real pairs skipped\n", path);
+		if (!n) {
+			fprintf(stderr, "test_lev_long: SKIPPED: real pairs (MERS-CoV genomes): %s not readable (../shared/data not found)\n", path);
+			if (real_only) return tu_fail ? 1 : 77;
+		}
 		for (int q = 0; q < nreal && n > 1; q++) {
 			int i = (q * 7) % n, j = (q * 13 + 1 + (q == 0 ? n - 2 : 0)) % n;
 			if (i == j) j = (j + 1) % n;

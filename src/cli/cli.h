@@ -50,6 +50,10 @@ rk_status_t rcli_int(rcli_args_t *a, int64_t min, int64_t max, int64_t *out);
  * good), 0 when it is not a shared option. */
 typedef struct { int help, version; } rcli_flags_t;
 int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st);
+/* The end of each mode's --help: the manual page and the installed docs, which the user has
+ * (cmake --install), not the source tree, which they may not. */
+#define RCLI_DETAILS(page) "Details: man rktlcs, and " page " in PREFIX/share/doc/rktlcs (PREFIX: where\n" \
+	"rktlcs is installed, /usr/local by default).\n"
 /* Usage lines of the shared options, for each mode's --help. */
 void rcli_common_usage(FILE *fp, int with_backend);
 

@@ -27,7 +27,7 @@ static void ham_usage(FILE *fp)
 "Matrix rows and columns in input order; -m: name1 name2 dist for every ordered pair;\n"
 "--max-dist: name1 name2 dist for the pairs i < j within D, sorted by (i, j).\n"
 "Summary on stderr: sequences, columns (informative), ranks, threads, backend, time, pairs/s.\n"
-"Details: docs/hamming.md.\n"
+RCLI_DETAILS("hamming.md")
 "Exit status: 0 success, 1 bad input or usage, 2 resource failure.\n");
 }
 

@@ -22,7 +22,7 @@ static void lcs_usage(FILE *fp)
 "\n"
 "Columns: name_a name_b len_a len_b lcs [subsequence] [path]. Among the longest common\n"
 "subsequences, the one of the leftmost path: at every step I, then M, then D first.\n"
-"Summary on stderr: pairs, cells, ranks, threads, backend, time, cells/s. Details: docs/lcs.md.\n"
+"Summary on stderr: pairs, cells, ranks, threads, backend, time, cells/s.\n" RCLI_DETAILS("lcs.md")
 "Exit status: 0 success, 1 bad input or usage, 2 resource failure.\n");
 }
 

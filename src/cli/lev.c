@@ -25,7 +25,7 @@ static void lev_usage(FILE *fp)
 "Columns: name_a name_b len_a len_b distance [cigar]. CIGAR as in SAM with A as the query:\n"
 "= and X consume both, I a symbol of A only, D a symbol of B only. Among optimal alignments\n"
 "the one that takes I, then =/X, then D first at every step (the leftmost path).\n"
-"Summary on stderr: pairs, cells, ranks, threads, backend, time, cells/s. Details: docs/lev.md.\n"
+"Summary on stderr: pairs, cells, ranks, threads, backend, time, cells/s.\n" RCLI_DETAILS("lev.md")
 "Exit status: 0 success, 1 bad input or usage, 2 resource failure.\n");
 }
 

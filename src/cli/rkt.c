@@ -35,7 +35,7 @@ static void rkt_usage(FILE *fp)
 "Output columns: index (1-based), name, pos (0-based), len, support, substring. The winner is\n"
 "the longest candidate; ties go to the smallest read index, then the smallest pos.\n"
 "Summary on stderr: reads, bases, ranks, threads, backend, time, read pairs/s; then the\n"
-"time of each stage. Details: docs/rkt.md.\n"
+"time of each stage.\n" RCLI_DETAILS("rkt.md")
 "Exit status: 0 success (also when no candidate exists), 1 bad input or usage,\n"
 "2 resource failure (memory, device).\n");
 }

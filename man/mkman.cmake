@@ -1,0 +1,30 @@
+cmake_minimum_required(VERSION 3.24)
+# cmake -DRKTLCS=bin -DIN=rktlcs.1.in -DOUT=rktlcs.1 -DVERSION=v -P mkman.cmake
+# The manual page: man/rktlcs.1.in with @MODE_HELP@ replaced by every mode's --help (the modes
+# are the lines "  name  summary" of `rktlcs --help`), verbatim. @DOCDIR@ and @DATADIR@ are
+# left for cmake --install, which knows the prefix.
+execute_process(COMMAND ${RKTLCS} --help OUTPUT_VARIABLE top RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mkman: '${RKTLCS} --help' failed (${rc})")
+endif()
+string(REGEX MATCHALL "\n  [a-z]+  +[^ \n]" lines "${top}")
+set(help "")
+foreach(l ${lines})
+  string(REGEX REPLACE "^\n  ([a-z]+) .*" "\\1" mode "${l}")
+  execute_process(COMMAND ${RKTLCS} ${mode} --help OUTPUT_VARIABLE h RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "mkman: '${RKTLCS} ${mode} --help' failed (${rc})")
+  endif()
+  # roff: backslashes, minus signs (copy-pastable options), and lines that would be requests
+  string(REPLACE "\\" "\\e" h "${h}")
+  string(REPLACE "-" "\\-" h "${h}")
+  string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" h "${h}")
+  string(APPEND help ".SS rktlcs ${mode} \\-\\-help\n.nf\n${h}.fi\n")
+endforeach()
+if(help STREQUAL "")
+  message(FATAL_ERROR "mkman: no modes in '${RKTLCS} --help'")
+endif()
+file(READ ${IN} page)
+string(REPLACE "@VERSION@" "${VERSION}" page "${page}")
+string(REPLACE "@MODE_HELP@\n" "${help}" page "${page}")
+file(WRITE ${OUT} "${page}")
