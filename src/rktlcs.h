@@ -107,7 +107,11 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
  *                            ("4k"; default and cap 1G): tests put window ends everywhere
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
- *                            reads over 65,000 bp, short ones too (tests, benchmarks) */
+ *                            reads over 65,000 bp, short ones too (tests, benchmarks)
+ *   RKTLCS_NO_SHARE=1        under MPI, every rank holds its own copy of what the ranks of a node
+ *                            would share (hamming's compact set): tests of the copy between nodes
+ *   RKTLCS_HAM_BATCH=N       hamming under MPI from stdin, gzip or FASTQ: rank 0 hands out the
+ *                            records in batches of N bases ("4k"; default 64M): tests */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -128,6 +132,8 @@ typedef struct {
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
 	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
+	int no_share;             /* tests: no node-shared memory, every rank its own copy */
+	int64_t ham_batch;        /* tests: bases per batch rank 0 hands out in hamming's streamed read (0: 64M) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

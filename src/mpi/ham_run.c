@@ -84,6 +84,8 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	int64_t n_pairs = 0, *bounds = 0;
 	int out_open = 0;
 	rmpi_be_t be;
+	rmpi_shm_t shm;
+	int have_shm = 0;
 	memset(&hs, 0, sizeof hs);
 	memset(&out, 0, sizeof out);
 
@@ -93,16 +95,22 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	memset(&reads, 0, sizeof reads);
 	if ((st = rmpi_check_outputs(w, outs, 2, &o->input, 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, &o->c, 1, 0, &be)) != RK_OK) return st;
-	if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads, &clk)) != RK_OK) goto done;
-	if (w->rank == 0 && (st = ham_check(o->input, &reads)) != RK_OK) rk_err("%s", rk_error());
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	ho.n_threads = be.g.n_threads = rmpi_threads(w, &o->c);
-	if ((st = ham_set_init(&hs, &reads, &ho)) != RK_OK) rk_err("%s", rk_error());
+	if (w->size > 1) {
+		/* read once, in parallel, compacted, one copy per node */
+		if ((st = rmpi_ham_load(w, o, &ho, &hs, &reads, &shm, &have_shm, &clk)) != RK_OK) goto done;
+	} else {
+		if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads, &clk)) != RK_OK) goto done;
+		if ((st = ham_check(o->input, &reads)) != RK_OK) rk_err("%s", rk_error());
+		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+		if ((st = ham_set_init(&hs, &reads, &ho)) != RK_OK) rk_err("%s", rk_error());
+		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	}
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
-	if (!bounds && !st) { rk_err("out of memory"); st = RK_ERES; }
+	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	rmpi_partition_tri(reads.n, w->size, bounds);
-	int64_t n = reads.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
+	rmpi_partition_tri(hs.n, w->size, bounds);
+	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size };
 
 	if (o->lay.max_dist >= 0) {
@@ -182,6 +190,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 done:
 	if (out_open) rio_out_abort(&out);
 	free(M); free(band); free(pairs); free(bounds);
+	if (have_shm) { hs.bits = 0; rmpi_shm_free(&shm); }
 	ham_set_free(&hs);
 	rio_reads_free(&reads);
 	return st;
