@@ -727,6 +727,7 @@ rk_status_t rio_read_range(const char *path, int part, int parts, int keep_case,
 
 void rio_reads_free(rio_reads_t *r)
 {
-	free(r->seq); free(r->off); free(r->names); free(r->name_off);
+	if (!r->seq_shared) free(r->seq);
+	free(r->off); free(r->names); free(r->name_off);
 	memset(r, 0, sizeof *r);
 }

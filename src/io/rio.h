@@ -16,6 +16,7 @@ typedef struct {
 	char *names;          /* read r: names + name_off[r], NUL-terminated */
 	uint64_t *name_off;   /* n + 1 entries */
 	size_t m_seq, m_names, m_rec;
+	int seq_shared;       /* seq is a node's shared copy (rmpi): read-only, rio_reads_free leaves it */
 } rio_reads_t;
 
 static inline int64_t rio_len(const rio_reads_t *r, int64_t i) { return (int64_t)(r->off[i + 1] - r->off[i] - 1); }

@@ -261,8 +261,9 @@ rk_status_t rmpi_ham_load(const rmpi_t *w, const ham_run_opt_t *o, const ham_opt
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	ham_set_layout(h, &cols, n, ho);
 	const uint64_t row = 8 * (uint64_t)h->stride;
-	if ((st = rmpi_shm_alloc(w, row * (uint64_t)n, shm)) != RK_OK) goto done;
-	*have_shm = 1;
+	st = rmpi_shm_alloc(w, row * (uint64_t)n, shm);
+	*have_shm = 1;   /* freed by the caller even after a failure: the communicators are made */
+	if (st != RK_OK) goto done;
 	h->bits = shm->base;
 	for (int k = 0; k < ck.n; k++)
 		if (ck.owner[k] == w->rank)
