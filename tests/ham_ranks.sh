@@ -131,7 +131,16 @@ if ! cmp -s big1 big2; then bad "300 MB: np 2 differs from np 1 ($(grep error er
 elif [ $((rss2 * 4)) -gt $((rss1 * 3)) ]; then bad "300 MB: a rank of np 2 peaks at $rss2 kB, np 1 at $rss1 kB (over 0.75x: a rank held the whole input)"
 else ok "300 MB: np 2's ranks peak at $(cat rss.* | tr '\n' ' ')kB, np 1 at $rss1 kB (<= 0.75x)"; fi
 grep -q "compact set .* shared by 2 ranks on this node" err2 && ok "-v: $(grep -o 'compact set.*' err2)" || bad "-v does not say what is shared: $(grep compact err2)"
-rm -f big.fa big1 big2
+# ranges of 100 MB with 2 threads a rank: each range parsed in slices; a bad byte in its last record
+mpi 3 "$cli" hamming --threads 2 --max-dist 20 -v -o big3 big.fa 2> err3
+cmp -s big1 big3 && grep -q "parsed its .* records in 2 slices" err3 && ok "np 3, 2 threads: ranges in slices, np 1's bytes" \
+	|| bad "np 3, 2 threads: $(grep -E 'error|slice' err3)"
+python3 -c "import sys; d = bytearray(open('big.fa', 'rb').read()); d[-100] = ord('7'); open('bigbad.fa', 'wb').write(d)"
+"$cli" hamming -q --threads 2 -o x bigbad.fa 2> e1
+mpi 3 "$cli" hamming -q --threads 2 -o x bigbad.fa 2> e3; rc=$?
+[ $rc -eq 1 ] && [ "$(grep error: e3)" = "$(grep error: e1)" ] && ok "np 3, 2 threads, a bad byte in the last record: $(grep -o 'record.*' e3)" \
+	|| bad "np 3, 2 threads, bad byte: exit $rc, '$(grep error: e3)', want '$(grep error: e1)'"
+rm -f big.fa big1 big2 big3 bigbad.fa
 else echo "SKIP the memory check ($mem)"; fi
 echo "ham_ranks: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -514,7 +514,9 @@ int64_t rio_read_windows(void) { return rio_windows; }
  * a slice never writes past its own bytes. The slices are then moved down into place in
  * order (memmove, to the left): the file's bytes are written once and no second buffer is
  * faulted in. */
-static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth)
+static int64_t rio_cut(const uint8_t *base, int64_t size, int part, int parts);
+
+static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth, int which, int parts)
 {
 	if (nth < 2 || !strcmp(path, "-")) return 0;
 	rio_norm_init();   /* the slices' rio_file_t are not made by rio_open */
@@ -526,24 +528,27 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	const uint8_t *base = mmap(0, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (base == MAP_FAILED) return 0;
-	int64_t p0 = 0;
-	while (p0 < size && (base[p0] == '\n' || rio_ws(base[p0]))) p0++;
-	if (p0 >= size || base[p0] != '>') { munmap((void *)base, (size_t)size); return 0; }
+	/* part `which` of parts (rio_read_range): the slices cut this part's bytes [lo, hi) */
+	const int64_t lo = rio_cut(base, size, which, parts), hi = rio_cut(base, size, which + 1, parts);
+	int64_t p0 = lo;
+	while (p0 < hi && (base[p0] == '\n' || rio_ws(base[p0]))) p0++;
+	if (p0 >= hi || base[p0] != '>' || hi - lo < RIO_PAR_MIN) { munmap((void *)base, (size_t)size); return 0; }
 	int T = nth;
-	if (T > size / (8ll << 20)) T = (int)(size / (8ll << 20));
+	if (T > (hi - lo) / (8ll << 20)) T = (int)((hi - lo) / (8ll << 20));
+	if (T < 2) { munmap((void *)base, (size_t)size); return 0; }
 	int64_t *cut = malloc(sizeof(int64_t) * (size_t)(T + 1));
 	rio_reads_t *part = calloc((size_t)T, sizeof *part);
-	char *seq = malloc((size_t)(size - p0 + 1));
+	char *seq = malloc((size_t)(hi - p0 + 1));
 	int ok = cut && part && seq;
 	if (ok) {
 		cut[0] = p0;
 		for (int t = 1; t < T; t++) {
-			int64_t p = size * t / T;
+			int64_t p = lo + (hi - lo) * t / T;
 			if (p < cut[t - 1]) p = cut[t - 1];
-			const uint8_t *q = p < size ? memmem(base + p, (size_t)(size - p), "\n>", 2) : 0;
-			cut[t] = q ? (int64_t)(q - base) + 1 : size;
+			const uint8_t *q = p < hi ? memmem(base + p, (size_t)(hi - p), "\n>", 2) : 0;
+			cut[t] = q ? (int64_t)(q - base) + 1 : hi;
 		}
-		cut[T] = size;
+		cut[T] = hi;
 	}
 	int fail = !ok;
 	int64_t n_win = 0;
@@ -563,6 +568,7 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		f->eof = 1;   /* no stream behind the windows */
 		f->fasta_only = 1;
 		f->norm = keep_case ? rio_norm_keep : rio_norm;
+		if (parts > 1) { f->win = 32ll << 20; f->drop = 1; }   /* a rank's range: as rio_read_range */
 		int eof = 0;
 		/* the slice's own region of the shared buffer; a capacity no request reaches, so that
 		 * it is never reallocated (the bound is the comment above) */
@@ -647,7 +653,7 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 	int eof = 0;
 	memset(r, 0, sizeof *r);
 	rio_slices = 1; rio_windows = 0;
-	if (rio_read_parallel(path, r, keep_case, rio_threads)) return RK_OK;
+	if (rio_read_parallel(path, r, keep_case, rio_threads, 0, 1)) return RK_OK;
 	rio_file_t *f = rio_open(path);
 	if (!f) return RK_EIO;
 	rio_keep_case(f, keep_case);
@@ -688,6 +694,9 @@ rk_status_t rio_read_range(const char *path, int part, int parts, int keep_case,
 {
 	memset(r, 0, sizeof *r);
 	*not_fasta = 0;
+	/* a large range with several threads: in slices (a bad record: the one stream below names it) */
+	rio_slices = 1; rio_windows = 0;
+	if (rio_read_parallel(path, r, keep_case, rio_threads, part, parts)) return RK_OK;
 	rio_norm_init();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;

@@ -63,6 +63,8 @@ static rk_status_t ham_read_ranges(const rmpi_t *w, const ham_run_opt_t *o, rio_
 	int nf = 0;
 	rk_status_t st = rio_read_range(o->input, w->rank, w->size, o->keep_case, 0, r, &nf);
 	if ((*fallback = rmpi_any(w, nf))) { rio_reads_free(r); return RK_OK; }
+	if (w->rank == 0 && !st) rk_debug("hamming: rank 0 parsed its %lld records in %d slice%s", (long long)r->n, rio_read_slices(),
+	                                  rio_read_slices() > 1 ? "s" : "");
 	int64_t mine[2] = { r->n, st }, *all = malloc(sizeof mine * (size_t)w->size);
 	if (!all) { rk_err("rank %d: out of memory", w->rank); MPI_Abort(w->comm, 2); }
 	rmpi_allgather(w, mine, sizeof mine, all);
