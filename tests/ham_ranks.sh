@@ -118,6 +118,12 @@ for f in badbyte.fa short.fa both.fa; do
 	done
 	ok "$f: np 2-5 (gzip at 3, stdin at 4) say np 1's '$(grep -o 'record.*' err1)' once, exit 1, no output"
 done
+# Rkt-LCS's reads and lev's sequences: one copy per node too, the same bytes
+"$cli" lev --all --max-dist 40 -q -o lev1 v.fa
+mpi 3 "$cli" lev --all --max-dist 40 -v -o lev3 v.fa 2> errl
+RKTLCS_NO_SHARE=1 mpi 2 "$cli" lev --all --max-dist 40 -q -o lev2 v.fa
+cmp -s lev1 lev3 && cmp -s lev1 lev2 && grep -q "reads: .* MB of sequence shared by 3 ranks on this node" errl \
+	&& ok "lev --all np 3 (shared) and np 2 (RKTLCS_NO_SHARE): np 1's bytes; $(grep -o 'reads: .*' errl)" || bad "lev --all under ranks: $(grep -E 'error|shared' errl)"
 # memory: 10,000 x 30,000 (300 MB); the peak RSS of the largest rank of np 2 against np 1
 if [ "$mem" = mem ] && [ -x /usr/bin/time ]; then
 "$genaln" 10000 30000 1 5 > big.fa
