@@ -243,6 +243,8 @@ rk_status_t rmpi_ham_load(const rmpi_t *w, const ham_run_opt_t *o, const ham_opt
 	*have_shm = 0;
 	int plain = w->rank == 0 && rio_plain_fasta(o->input);
 	MPI_Bcast(&plain, 1, MPI_INT, 0, w->comm);
+	/* a rank that cannot see the file (a node-local path) takes the stream from rank 0 */
+	if (plain && rmpi_any(w, w->rank && !rio_plain_fasta(o->input))) plain = 0;
 	if (plain && (st = ham_read_ranges(w, o, &r, &ck, &fallback)) != RK_OK) goto done;
 	if (fallback && (st = ham_read_stream(w, o, &r, names, &ck)) != RK_OK) goto done;
 	rmpi_clock_lap(clk, RMPI_READ);
