@@ -72,6 +72,10 @@ for f in cut.*.fa; do
 	"$cli" hamming -q -o want "$f"
 	mpi "$np" "$cli" hamming -q -o got "$f" && cmp -s want got && ok "np $np, cuts on ${f#cut.$np.}" || bad "np $np $f differs from np 1"
 done
+# 3000 blank lines first: rank 0's half holds no record, record 1 is rank 1's
+{ for i in $(seq 3000); do echo; done; for i in 0 1 2 3 4 5; do b=ACGT; printf '>r%d\nACGTACGTA%s\n' $i ${b:i%4:1}; done; } > blank.fa
+"$cli" hamming -q -o want blank.fa
+mpi 2 "$cli" hamming -q -o got blank.fa && cmp -s want got && ok "np 2, rank 0's range only blank lines: np 1's bytes" || bad "np 2 blank.fa differs from np 1"
 gzip -kf v.fa
 export RKTLCS_HAM_BATCH=1k    # the stream in batches of 1k bases: every rank gets several
 i=0

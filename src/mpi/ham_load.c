@@ -192,16 +192,20 @@ static rk_status_t ham_take_names(void *ctx, int rank, const void *data, uint64_
 }
 
 /* Equal lengths and non-empty names, as the one-rank check: the first offending record of the
- * job is named by the rank that holds it, against record 1 (rank 0's first). */
+ * job is named by the rank that holds it, against record 1 (the first rank's with records:
+ * rank 0, unless its range held only blank lines). */
 static rk_status_t ham_check_all(const rmpi_t *w, const ham_run_opt_t *o, const rio_reads_t *r, const ham_chunks_t *ck, int64_t *len)
 {
-	int64_t l0 = w->rank == 0 && r->n ? rio_len(r, 0) : 0, nl = w->rank == 0 && r->n ? (int64_t)strlen(rio_name(r, 0)) + 1 : 0;
-	rmpi_bcast_i64(w, 0, &l0);
-	rmpi_bcast_i64(w, 0, &nl);
+	int k0 = 0;
+	while (k0 < ck->n - 1 && !ck->count[k0]) k0++;
+	const int root = ck->owner[k0], mine0 = w->rank == root && r->n;
+	int64_t l0 = mine0 ? rio_len(r, 0) : 0, nl = mine0 ? (int64_t)strlen(rio_name(r, 0)) + 1 : 0;
+	rmpi_bcast_i64(w, root, &l0);
+	rmpi_bcast_i64(w, root, &nl);
 	char *name0 = malloc((size_t)nl + 1);
 	if (!name0) { rk_err("rank %d: out of memory", w->rank); MPI_Abort(w->comm, 2); }
-	if (w->rank == 0) memcpy(name0, rio_name(r, 0), (size_t)nl);
-	MPI_Bcast(name0, (int)nl, MPI_CHAR, 0, w->comm);
+	if (mine0) memcpy(name0, rio_name(r, 0), (size_t)nl);
+	MPI_Bcast(name0, (int)nl, MPI_CHAR, root, w->comm);
 	int64_t bad = -1, g = INT64_MAX;
 	for (int64_t i = 0; i < r->n && bad < 0; i++)
 		if (!rio_name(r, i)[0] || rio_len(r, i) != l0) bad = i;
