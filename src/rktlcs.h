@@ -111,7 +111,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_NO_SHARE=1        under MPI, every rank holds its own copy of what the ranks of a node
  *                            would share (hamming's compact set): tests of the copy between nodes
  *   RKTLCS_HAM_BATCH=N       hamming under MPI from stdin, gzip or FASTQ: rank 0 hands out the
- *                            records in batches of N bases ("4k"; default 64M): tests */
+ *                            records in batches of N bases ("4k"; default 64M): tests
+ *   RKTLCS_HAM_PIECE=N       hamming --max-dist under MPI: the pairs go to rank 0 in pieces of N
+ *                            bytes ("1k"; default 4M): tests */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -134,6 +136,7 @@ typedef struct {
 	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
 	int no_share;             /* tests: no node-shared memory, every rank its own copy */
 	int64_t ham_batch;        /* tests: bases per batch rank 0 hands out in hamming's streamed read (0: 64M) */
+	int64_t ham_piece;        /* tests: bytes per piece of hamming's pairs sent to rank 0 (0: 4M) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

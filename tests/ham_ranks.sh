@@ -78,8 +78,9 @@ done
 mpi 2 "$cli" hamming -q -o got blank.fa && cmp -s want got && ok "np 2, rank 0's range only blank lines: np 1's bytes" || bad "np 2 blank.fa differs from np 1"
 gzip -kf v.fa
 export RKTLCS_HAM_BATCH=1k    # the stream in batches of 1k bases: every rank gets several
+export RKTLCS_HAM_PIECE=120   # --max-dist: the pairs go to rank 0 ten at a time
 i=0
-for c in "v.fa|" "v.fa|-a" "v.fa|--max-dist 36 -c" "v.fa|-m -x 9" "v.crlf.fa|" "v.lower.fa|" "v.lower.fa|-k -a" "v.fa.gz|" \
+for c in "v.fa|" "v.fa|-a" "v.fa|--max-dist 36 -c" "v.fa|--max-dist 36 --format json" "v.fa|--max-dist 0 --format json" "v.fa|-m -x 9" "v.crlf.fa|" "v.lower.fa|" "v.lower.fa|-k -a" "v.fa.gz|" \
          "stdin|-a" "v.fq|" "v.mixed.fa|" "v.fa|NOSHARE"; do
 	IFS='|' read -r f args <<< "$c"
 	pre=
@@ -94,7 +95,7 @@ for c in "v.fa|" "v.fa|-a" "v.fa|--max-dist 36 -c" "v.fa|-m -x 9" "v.crlf.fa|" "
 done
 "$cli" hamming -q v.fa > a; "$cli" hamming -q v.crlf.fa > b; "$cli" hamming -q v.lower.fa > c
 cmp -s a b && cmp -s a c && ok "CRLF and lower case: the plain file's matrix" || bad "CRLF / lower case differ from the plain file"
-unset RKTLCS_HAM_BATCH
+unset RKTLCS_HAM_BATCH RKTLCS_HAM_PIECE
 # a bad record in the last rank's range: np 1's message, once, exit 1, no output
 awk '/^>/ { n++ } { if (n == 60 && ++k == 3) $0 = substr($0, 1, 5) "7" substr($0, 7); print }' v.fa > badbyte.fa
 awk '/^>/ { n++ } { if (n == 60 && !/^>/ && !cut) { $0 = substr($0, 2); cut = 1 }; print }' v.fa > short.fa

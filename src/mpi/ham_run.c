@@ -49,15 +49,36 @@ typedef struct {
 	rio_ham_meta_t meta;
 	uint32_t *M;              /* matrix layouts: n x n on rank 0 */
 	int64_t written, size;    /* sparse: pairs written so far; ranks */
+	int started;              /* sparse: the output's head is written */
 } ham_gather_t;
 
+/* One piece of a rank's pairs (the JSON head with the first; the tail after the last piece of
+ * every rank, in ham_send_pairs). */
 static rk_status_t ham_take_pairs(void *ctx, int rank, const void *data, uint64_t n)
 {
 	ham_gather_t *g = ctx;
 	int64_t np = (int64_t)(n / sizeof(ham_pair_t));
-	rk_status_t st = rio_ham_write_pairs(g->out, &g->meta, g->r, data, np, g->written, rank == 0, rank == g->size - 1);
+	(void)rank;
+	if (!np && g->started) return RK_OK;
+	rk_status_t st = rio_ham_write_pairs(g->out, &g->meta, g->r, data, np, g->written, !g->started, 0);
+	g->started = 1;
 	g->written += np;
 	return st;
+}
+
+/* Each rank's sorted pairs to rank 0 in rank order, in pieces of rk_tune.ham_piece bytes (4 MB):
+ * rank 0 holds one piece of another rank's at a time, never its whole share. */
+static rk_status_t ham_send_pairs(const rmpi_t *w, ham_gather_t *g, const ham_pair_t *p, int64_t n, rk_status_t st)
+{
+	rmpi_pieces_t pc = { ham_take_pairs, g, RK_OK };
+	const int64_t k = (rk_tune.ham_piece > 0 ? rk_tune.ham_piece : 4ll << 20) / (int64_t)sizeof *p + 1;
+	int64_t q = 0;
+	for (; !st && n - q > k; q += k) rmpi_pieces_put(w, &pc, p + q, sizeof *p * (uint64_t)k);
+	if (st) q = n;
+	st = rmpi_pieces_end(w, &pc, p + q, sizeof *p * (uint64_t)(n - q), st);
+	if (w->rank == 0 && !st && (st = rio_ham_write_pairs(g->out, &g->meta, g->r, 0, 0, g->written, !g->started, 1)) != RK_OK)
+		rk_err("%s", rk_error());
+	return rmpi_agree(w, st);
 }
 
 static rk_status_t ham_take_band(void *ctx, int rank, const void *data, uint64_t n)
@@ -111,7 +132,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	rmpi_partition_tri(hs.n, w->size, bounds);
 	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
-	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size };
+	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
 
 	if (o->lay.max_dist >= 0) {
 		/* sparse: each band's pairs are sorted, bands are in row order */
@@ -130,7 +151,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 		}
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		/* rank 0 writes each rank's pairs as they come: gathering and writing are one stage */
-		if ((st = rmpi_gather_each(w, pairs, sizeof *pairs * (uint64_t)n_pairs, ham_take_pairs, &g)) != RK_OK) goto done;
+		if ((st = ham_send_pairs(w, &g, pairs, n_pairs, st)) != RK_OK) goto done;
 		rmpi_clock_lap(&clk, RMPI_GATHER);
 	} else {
 		/* matrix: rank 0 holds N x N; each rank computes its band of the upper triangle */
