@@ -61,6 +61,8 @@ void rk_progress(rk_progress_t *p, double done);
 void rk_progress_end(rk_progress_t *p);
 
 double rk_realtime(void);
+/* Seconds since this process started (/proc), -1 where unknown. */
+double rk_process_age(void);
 size_t rk_peak_rss_kb(void);
 
 /* Parse "12", "4k", "2G" (base 1024); returns 0 on error (also NaN, infinity, overflow). */
@@ -109,11 +111,17 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
  *                            reads over 65,000 bp, short ones too (tests, benchmarks)
  *   RKTLCS_NO_SHARE=1        under MPI, every rank holds its own copy of what the ranks of a node
- *                            would share (hamming's compact set): tests of the copy between nodes
+ *                            would share (hamming's compact set, the reads): tests of the copy between nodes
  *   RKTLCS_HAM_BATCH=N       hamming under MPI from stdin, gzip or FASTQ: rank 0 hands out the
  *                            records in batches of N bases ("4k"; default 64M): tests
  *   RKTLCS_HAM_PIECE=N       hamming --max-dist under MPI: the pairs go to rank 0 in pieces of N
- *                            bytes ("1k"; default 4M): tests */
+ *                            bytes ("1k"; default 4M): tests
+ *   RKTLCS_GPU_VISIBLE=all   every GPU of the node visible to every rank (default: a rank that
+ *                            maps no other GPU's memory sees only its own; src/gpu/visible.c)
+ *   RKTLCS_EXIT_TEARDOWN=1   a process that made a CUDA context tears the runtime down at exit
+ *                            (default: _exit after the outputs are committed; the driver frees it)
+ *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/cost.c), whatever the
+ *                            estimates */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;

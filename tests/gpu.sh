@@ -38,9 +38,45 @@ both "multiplex 4k k=3 t=20 tau=15" "$tmp/mplex4k.fq" -k 3 -t 20 -tau 15
 data=$(dirname "$0")/data
 both "mixed.fa k=2 t=3 tau=8" "$data/mixed.fa" -k 2 -t 3 -tau 8
 both "mixed.fa k=40 t=2 tau=1" "$data/mixed.fa" -k 40 -t 2 -tau 1
-# auto picks the GPU
-"$cli" "$shared/paper-reads/1k.fasta" -k 1 -t 5 -tau 20 -o "$tmp/auto.tsv" 2> "$tmp/auto.err"
-grep -q 'backend gpu' "$tmp/auto.err" && ok "--backend auto uses the GPU" || bad "--backend auto did not use the GPU: $(tail -1 "$tmp/auto.err")"
+# auto picks by cost: the GPU for the 5k reads at k=3 (0.9 s on 16 CPU cores, 0.3 s on an
+# H100), the CPU for the first 200 reads (a few ms: no context is started)
+"$cli" "$shared/paper-reads/5k.fasta" -k 3 -t 1000 -tau 15 -o "$tmp/auto.tsv" -v 2> "$tmp/auto.err"
+grep -q 'backend gpu' "$tmp/auto.err" && ok "--backend auto uses the GPU for 5k reads: $(grep -o 'auto on rank 0.*' "$tmp/auto.err")" \
+	|| bad "--backend auto did not use the GPU for 5k reads: $(grep -o 'auto.*' "$tmp/auto.err" | head -2)"
+head -400 "$shared/paper-reads/1k.fasta" > "$tmp/r200.fa"
+"$cli" "$tmp/r200.fa" -k 3 -t 5 -tau 15 -o "$tmp/auto.tsv" -v 2> "$tmp/auto.err"
+grep -q 'backend cpu' "$tmp/auto.err" && grep -q 'no GPU context ahead' "$tmp/auto.err" && ! grep -q 'GPU start-up on its thread' "$tmp/auto.err" \
+	&& ok "--backend auto uses the CPU for 200 reads, no context started" || bad "--backend auto on 200 reads: $(grep -o 'auto.*\|backend [a-z]*' "$tmp/auto.err" | head -3)"
+# whichever backend the cost model answers (RKTLCS_AUTO forces its answer), the output is the same
+gen=$(dirname "$cli")/tests/rkt_genpairs
+"$gen" 200 300 5 9 "$tmp/pa.fa" "$tmp/pb.fa"; "$gen" 1 30000 3 9 "$tmp/la.fa" "$tmp/lb.fa"
+for c in "r200.fa -k 3 -t 5 -tau 15 --candidates $tmp/ac.tsv" "hamming @mers46_parsnp_core.fasta" "hamming @mers46_parsnp_core.fasta --max-dist 60" \
+	"lev pa.fa pb.fa --path" "lcs pa.fa pb.fa --path --seq" "lev la.fa lb.fa --path" "lcs la.fa lb.fa" "lev --all pa.fa --max-dist 40"; do
+	args=()
+	for a in $c; do case $a in @*) args+=("$shared/${a:1}") ;; *.fa|*.fasta) args+=("$tmp/$a") ;; *) args+=("$a") ;; esac; done
+	"$cli" "${args[@]}" --backend cpu -q -o "$tmp/ab_ref"
+	[ -e "$tmp/ac.tsv" ] && mv "$tmp/ac.tsv" "$tmp/ac_ref.tsv"
+	same=1
+	for m in gpu cpu; do
+		RKTLCS_AUTO=$m "$cli" "${args[@]}" -v -o "$tmp/ab_$m" 2> "$tmp/ab_$m.err" || same=0
+		grep -q "backend $m" "$tmp/ab_$m.err" || same=0
+		cmp -s "$tmp/ab_ref" "$tmp/ab_$m" || same=0
+		[ ! -e "$tmp/ac_ref.tsv" ] || cmp -s "$tmp/ac_ref.tsv" "$tmp/ac.tsv" || same=0
+	done
+	rm -f "$tmp/ac_ref.tsv" "$tmp/ac.tsv"
+	[ $same = 1 ] && ok "auto answered gpu and cpu: identical output: $c" || bad "auto gpu/cpu: output or backend differs: $c"
+done
+# each rank sees only its own GPU where it maps no other's memory: -v names it (several GPUs)
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+for np in 1 4; do
+	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" lev "$tmp/la.fa" "$tmp/lb.fa" --path --backend gpu -v \
+		-o "$tmp/vis$np" 2> "$tmp/vis$np.err"
+	rc=$?
+	"$cli" lev "$tmp/la.fa" "$tmp/lb.fa" --path --backend cpu -q -o "$tmp/vis_ref"
+	want="every GPU visible"; [ "$ngpu" -gt 1 ] && want="GPU 0 of the node's $ngpu visible, alone"
+	[ $rc -eq 0 ] && cmp -s "$tmp/vis_ref" "$tmp/vis$np" && grep -q "$want" "$tmp/vis$np.err" && ok "np $np on $ngpu GPU(s): $want, output = cpu" \
+		|| bad "np $np on $ngpu GPU(s): exit $rc, $(grep -o 'start-up: .*' "$tmp/vis$np.err" | head -1)"
+done
 # reads longer than the GPU kernels take: auto says why and uses the CPU, --backend gpu is exit 2
 awk 'BEGIN { srand(7); for (r = 0; r < 4; r++) { s = ""; for (i = 0; i < 2000; i++) s = s substr("ACGT", int(rand() * 4) + 1, 1); print ">l" r; print s } }' > "$tmp/long.fa"
 "$cli" "$tmp/long.fa" -k 3 -t 1 -tau 1 -o "$tmp/long_auto.tsv" 2> "$tmp/long_auto.err"; ra=$?
@@ -81,7 +117,8 @@ cmp -s "$tmp/r_cpu.tsv" "$tmp/tw.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/tw_c.ts
 for how in ipc:"between the devices" host:"through the host"; do
 	IFS=: read -r name want <<< "$how"
 	hs=0; [ "$name" = host ] && hs=1
-	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
+	# every device visible to every rank (on their own, ranks of a 5k job see one each)
+	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_GPU_VISIBLE=all -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
 		-k 3 -t 1000 -tau 15 --backend gpu -o "$tmp/s_$name.tsv" --candidates "$tmp/s_${name}_c.tsv" -v 2> "$tmp/s_$name.err"
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q "rank 0: supports summed $want" "$tmp/s_$name.err" && cmp -s "$tmp/s_cpu.tsv" "$tmp/s_$name.tsv" \

@@ -65,6 +65,12 @@ typedef struct {
 	void (*inputs)(void *o, const char **in, int n);
 	rk_status_t (*check)(const void *o);
 	rk_status_t (*run)(const rmpi_t *w, const void *o);
+	/* 1 if the job would map another GPU's memory when its node has several GPU ranks (0 or
+	 * no function: each rank sees only its own device, rgpu_visible_own) */
+	int (*peers)(const void *o);
+	/* one CPU thread's seconds for the job, guessed from its inputs (-1 or no function:
+	 * unknown): with auto, a job the CPU surely ends within RCLI_TINY_S starts no GPU context */
+	double (*cpu_guess)(const void *o);
 } rcli_ops_t;
 
 /* A mode's main: parse argv into o (c: its shared options), then help, version or usage

@@ -49,10 +49,11 @@ static void lev_inputs(void *op, const char **in, int n)
 
 static rk_status_t lev_check(const void *o) { return lev_run_opt_check(o); }
 static rk_status_t lev_run(const rmpi_t *w, const void *o) { return rmpi_lev_run(w, o); }
+static double lev_guess(const void *o) { return rmpi_guess_pairs(((const lev_run_opt_t *)o)->in_a, ((const lev_run_opt_t *)o)->in_b, ((const lev_run_opt_t *)o)->all); }
 
 int rcli_lev_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs lev --help", 2, lev_usage, lev_opt, lev_inputs, lev_check, lev_run };
+	static const rcli_ops_t ops = { "rktlcs lev --help", 2, lev_usage, lev_opt, lev_inputs, lev_check, lev_run, 0, lev_guess };
 	lev_run_opt_t o;
 	lev_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

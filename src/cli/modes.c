@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cli.h"
 #include "algo/rkt.h"
 #include "gpu/rgpu.h"
@@ -111,6 +112,30 @@ static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, co
 	return ops->check(o);
 }
 
+static void rcli_warm_note(void)
+{
+	double drv, ctx;
+	if (rgpu_warm_times(&drv, &ctx)) rk_debug("GPU start-up on its thread: driver %.3f s, context %.3f s", drv, ctx);
+}
+
+/* s of CPU work (on the rank's threads) below which no GPU context starts ahead: the GPU cannot
+ * win there (its start-up and fixed cost: 0.3 s), and a start abandoned for the CPU costs its
+ * current driver call at exit (0.1-0.15 s) */
+#define RCLI_TINY_S 0.25
+
+/* -v: where the start-up went, from the process's birth (kernel clock) to the mode's driver */
+static void rcli_startup_note(const rmpi_t *w, double t_main, double t_init, int peers)
+{
+	if (w->rank != 0 || rk_get_log_level() < RK_LOG_DEBUG) return;
+	const double born = rk_process_age();
+	const int own = rgpu_visible_index();
+	char vis[96] = "every GPU visible";
+	if (own >= 0) snprintf(vis, sizeof vis, "GPU %d of the node's %d visible, alone", own, rgpu_node_devices());
+	else if (peers) snprintf(vis, sizeof vis, "every GPU visible (the ranks map each other's memory)");
+	rk_debug("start-up: process to main %.3f s, MPI start %.3f s, %s", born >= 0 ? born - (rk_realtime() - t_main) : -1.0,
+	         t_init, vis);
+}
+
 int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops)
 {
 	rcli_flags_t f = { 0, 0 };
@@ -123,23 +148,52 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		return 1;
 	}
 	rmpi_t w;
-	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it */
-	const int hint = c->backend != RK_BACKEND_CPU ? rmpi_local_rank_hint() : -1;
+	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it; a rank that maps no
+	 * other GPU's memory sees only its own, so the driver starts one device, not the node's all */
+	const int want_gpu = c->backend != RK_BACKEND_CPU;
+	const int peers = want_gpu && ops->peers && ops->peers(o) && rmpi_local_size_hint() != 1;
+	/* with auto, a job the CPU surely ends within RCLI_TINY_S starts no context ahead */
+	const int ls = rmpi_local_size_hint();
+	const double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
+	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o) : -1;
+	const int warm = want_gpu && !(guess >= 0 && guess / (th >= 1 ? th : 1) < RCLI_TINY_S);
+	const int hint = warm ? rmpi_local_rank_hint() : -1;
+	const double t_main = rk_realtime();
+	if (hint >= 0 && !peers) rgpu_visible_own(hint);
 	if (hint >= 0) rgpu_warm_start(hint);
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }
+	const double t_init = rk_realtime() - t_main;
 	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	/* resolved once: every later rmpi_threads() returns it without a second warning */
 	c->threads = rmpi_threads(&w, c);
 	rio_set_threads(c->threads);
+	if (want_gpu && hint < 0 && !peers) rgpu_visible_own(w.local_rank);
 	/* warmed a device that is not this rank's (the device is the local rank modulo the count) */
 	if (hint >= 0 && hint != w.local_rank) {
-		const int nd = rgpu_device_count();
-		if (nd <= 0 || hint % nd != w.local_rank % nd) rgpu_warm_drop();
+		const int own = rgpu_visible_index() >= 0;
+		const int nd = own ? rgpu_node_devices() : rgpu_device_count();
+		if (nd > 0 && hint % nd != w.local_rank % nd && own)
+			rk_debug("rank %d: the launcher's local rank %d was not MPI's %d: sharing a GPU", w.rank, hint, w.local_rank);
+		else if (nd <= 0 || hint % nd != w.local_rank % nd) rgpu_warm_drop();
 	}
-	if (c->backend != RK_BACKEND_CPU) rgpu_warm_start(w.local_rank);
+	if (warm) rgpu_warm_start(w.local_rank);
+	rcli_startup_note(&w, t_main, t_init, peers);
+	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: a job of ~%.2g s on one CPU thread: no GPU context ahead", guess);
 	st = ops->run(&w, o);
+	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And
+	 * the CUDA runtime's teardown at exit (~0.1 s: modules, streams, the context) is left to the
+	 * driver, which frees a process's device memory when it ends anyway */
+	const char *td = getenv("RKTLCS_EXIT_TEARDOWN");
+	if (rgpu_warm_pending() || (rgpu_context_made() && !(td && *td && *td != '0'))) {
+		if (w.rank == 0) rcli_warm_note();
+		rmpi_finalize(&w);
+		rio_cleanup_normal_exit();
+		fflush(NULL);
+		_exit(rk_exit_code(st));
+	}
 	rgpu_warm_join();
+	if (w.rank == 0) rcli_warm_note();
 	rmpi_finalize(&w);
 	return rk_exit_code(st);
 }

@@ -68,6 +68,27 @@ double rk_realtime(void)
 	return tv.tv_sec + tv.tv_usec * 1e-6;
 }
 
+double rk_process_age(void)
+{
+	/* /proc/self/stat field 22: the start in clock ticks since boot; /proc/uptime: now */
+	char buf[1024];
+	double up = -1;
+	unsigned long long start = 0;
+	FILE *fp = fopen("/proc/uptime", "r");
+	if (!fp) return -1;
+	if (fscanf(fp, "%lf", &up) != 1) up = -1;
+	fclose(fp);
+	if (up < 0 || !(fp = fopen("/proc/self/stat", "r"))) return -1;
+	size_t n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');  /* the command name may hold spaces */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &start) != 1)
+		return -1;
+	const long hz = sysconf(_SC_CLK_TCK);
+	return hz > 0 ? up - (double)start / (double)hz : -1;
+}
+
 size_t rk_peak_rss_kb(void)
 {
 	struct rusage r;

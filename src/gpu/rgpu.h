@@ -46,6 +46,29 @@ void rgpu_warm_start(int local_rank);
 void rgpu_warm_join(void);
 /* The run will not use the device after all: wait for the thread, destroy the context. */
 void rgpu_warm_drop(void);
+/* The run goes to the CPU. A context already made is kept (the process ends without the
+ * runtime's teardown); where the thread is still starting the driver, returns 1 without
+ * waiting: the process then makes no CUDA call and ends with _exit while rgpu_warm_pending()
+ * (the CUDA runtime's exit handlers would wait for the thread). */
+int rgpu_warm_abandon(void);
+int rgpu_warm_pending(void);
+/* Seconds until the context is made: 0 once it is (or when none is being made), else what is
+ * left of `nominal` since rgpu_warm_start (at least 0.02). */
+double rgpu_warm_left_s(double nominal);
+/* The thread's driver start-up and context creation, in seconds; 0 until it has ended. */
+int rgpu_warm_times(double *driver, double *context);
+/* A CUDA context was made in this process (the process may end without tearing it down). */
+int rgpu_context_made(void);
+/* visible.c. The node's GPUs as this process could see them at start (CUDA_VISIBLE_DEVICES
+ * or the driver's /proc entries), -1 if unknown; made no CUDA call. */
+int rgpu_node_devices(void);
+/* Before any CUDA call: see only the device this node-local rank uses (local_rank modulo
+ * the node's devices), so the driver starts one device, not all. Returns its index among the
+ * node's devices, or -1 where it changed nothing (one device or unknown, RKTLCS_GPU_VISIBLE=all).
+ * Not for runs that map another device's memory (CUDA IPC). */
+int rgpu_visible_own(int local_rank);
+/* What rgpu_visible_own kept (-1: every device is visible). */
+int rgpu_visible_index(void);
 #else
 static inline int rgpu_device_count(void) { return 0; }
 static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
@@ -58,6 +81,14 @@ static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
 static inline void rgpu_warm_start(int local_rank) { (void)local_rank; }
 static inline void rgpu_warm_join(void) {}
 static inline void rgpu_warm_drop(void) {}
+static inline int rgpu_warm_abandon(void) { return 0; }
+static inline int rgpu_warm_pending(void) { return 0; }
+static inline double rgpu_warm_left_s(double nominal) { (void)nominal; return 0; }
+static inline int rgpu_warm_times(double *driver, double *context) { (void)driver; (void)context; return 0; }
+static inline int rgpu_node_devices(void) { return 0; }
+static inline int rgpu_context_made(void) { return 0; }
+static inline int rgpu_visible_own(int local_rank) { (void)local_rank; return -1; }
+static inline int rgpu_visible_index(void) { return -1; }
 #endif
 
 #ifdef __cplusplus

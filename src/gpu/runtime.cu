@@ -7,20 +7,32 @@
 
 static pthread_t rgpu_warm_thr;
 static int rgpu_warm_on, rgpu_warm_dev = -1;  /* the device whose context the thread created */
+/* the thread's clock (rk_realtime): started, driver up (cudaGetDeviceCount), context made;
+ * written by the thread, read after it ended (rgpu_warm_done's acquire) */
+static double rgpu_warm_t[3];
+static volatile int rgpu_warm_fin;  /* the thread has ended */
+static int rgpu_warm_left;          /* abandoned while still starting: the process ends with _exit */
+static int rgpu_warm_ever;          /* a thread was started */
 
 static void *rgpu_warm_main(void *a)
 {
 	int n = 0;
-	if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0 && cudaSetDevice((int)(intptr_t)a % n) == cudaSuccess &&
-	    cudaFree(0) == cudaSuccess)
+	const int ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+	rgpu_warm_t[1] = rk_realtime();
+	if (ok && cudaSetDevice((int)(intptr_t)a % n) == cudaSuccess && cudaFree(0) == cudaSuccess)
 		rgpu_warm_dev = (int)(intptr_t)a % n;
+	rgpu_warm_t[2] = rk_realtime();
 	cudaGetLastError();  /* this thread's error state only: the real use reports its own */
+	__atomic_store_n(&rgpu_warm_fin, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
 extern "C" void rgpu_warm_start(int local_rank)
 {
-	if (!rgpu_warm_on && pthread_create(&rgpu_warm_thr, 0, rgpu_warm_main, (void *)(intptr_t)local_rank) == 0) rgpu_warm_on = 1;
+	if (rgpu_warm_on || rgpu_warm_left) return;
+	rgpu_warm_fin = 0;
+	rgpu_warm_t[0] = rk_realtime();
+	if (pthread_create(&rgpu_warm_thr, 0, rgpu_warm_main, (void *)(intptr_t)local_rank) == 0) rgpu_warm_on = rgpu_warm_ever = 1;
 }
 
 extern "C" void rgpu_warm_join(void)
@@ -31,11 +43,55 @@ extern "C" void rgpu_warm_join(void)
 
 extern "C" void rgpu_warm_drop(void)
 {
+	if (!rgpu_warm_ever) return;  /* no CUDA call: the first would start the driver (~0.1 s) */
 	rgpu_warm_join();
 	/* the run goes to the CPU: give back the context's device memory to other jobs */
 	if (rgpu_warm_dev >= 0 && cudaSetDevice(rgpu_warm_dev) == cudaSuccess) cudaDeviceReset();
 	cudaGetLastError();
 	rgpu_warm_dev = -1;
+}
+
+extern "C" int rgpu_warm_abandon(void)
+{
+	if (!rgpu_warm_on || __atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE)) {
+		/* made: kept, not reset (cudaDeviceReset took 0.1-0.2 s of jobs the CPU ends in 0.05 s);
+		 * the driver frees it when the process ends (modes.c ends it without the runtime's
+		 * teardown), and it holds a few hundred MB of device memory meanwhile */
+		rgpu_warm_join();
+		return 0;
+	}
+	/* still in the driver: waiting would add the rest of its 0.1-1 s to a job the CPU does
+	 * sooner. The thread is left to finish; no CUDA call may follow, and the process ends
+	 * with _exit (rgpu_warm_pending), since the runtime's exit handlers would wait for it. */
+	pthread_detach(rgpu_warm_thr);
+	rgpu_warm_on = 0;
+	rgpu_warm_left = 1;
+	return 1;
+}
+
+extern "C" int rgpu_warm_pending(void)
+{
+	return rgpu_warm_left && !__atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE);
+}
+
+extern "C" double rgpu_warm_left_s(double nominal)
+{
+	if (!rgpu_warm_ever) return nominal;  /* the context starts on first use */
+	if (!rgpu_warm_on || __atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE)) return 0;
+	const double spent = rk_realtime() - rgpu_warm_t[0];
+	return spent < nominal ? nominal - spent : 0.02;
+}
+
+static int rgpu_made;  /* a context was made in this process */
+
+extern "C" int rgpu_context_made(void) { return rgpu_made || rgpu_warm_dev >= 0; }
+
+extern "C" int rgpu_warm_times(double *driver, double *context)
+{
+	if (!__atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE) || rgpu_warm_t[0] <= 0) return 0;
+	*driver = rgpu_warm_t[1] - rgpu_warm_t[0];
+	*context = rgpu_warm_t[2] - rgpu_warm_t[1];
+	return 1;
 }
 
 extern "C" int rgpu_device_count(void)
@@ -63,6 +119,7 @@ rk_status_t rgpu_rt_init(rgpu_rt_t *rt, const rgpu_opt_t *g, rgpu_stats_t *stats
 	rt->device = g->device;
 	rt->stats = stats;
 	CUDA_CHECK(cudaSetDevice(g->device));
+	rgpu_made = 1;
 	size_t fr = 0, tot = 0;
 	CUDA_CHECK(cudaMemGetInfo(&fr, &tot));
 	rt->budget = fr > 2 * RGPU_RESERVE ? fr - RGPU_RESERVE : fr / 2;

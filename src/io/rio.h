@@ -43,6 +43,15 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case);
 /* Threads for rio_read_all* (default 1): a plain FASTA file of 32 MB or more is then cut at
  * record boundaries and parsed in parallel, with the same result. */
 void rio_set_threads(int n);
+
+/* What the first 64 KiB of a regular file (plain, gzip or BGZF) say of the whole: bytes
+ * (inflated: gzip counted 4x), records and their mean length, by proportion. Returns 0 (and
+ * zeros) for stdin, a pipe or an unreadable file; an estimate, never a check (peek.c). */
+typedef struct {
+	double bytes, records, mean_len;
+	int64_t head_bytes;   /* bytes of the whole records in the head */
+} rio_peek_t;
+int rio_peek_input(const char *path, rio_peek_t *pk);
 /* Slices the last rio_read_all* of the calling thread was parsed in (1: one stream), and the
  * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);

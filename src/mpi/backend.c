@@ -1,7 +1,24 @@
 /* The backend policy every mode shares (rmpi.h). */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "mpi/rmpi.h"
+#include "algo/aln.h"
+
+#define RMPI_START_NOMINAL 0.3  /* s a context takes to start (one visible H100/H200: 0.2-0.3 s) */
+
+/* The device this rank uses, by name, once the driver is up: 0 devices means none after all. */
+static int backend_confirm(const rmpi_t *w, rmpi_be_t *be)
+{
+	const int ndev = rgpu_device_count();
+	if (ndev <= 0) { be->use_gpu = 0; return 0; }
+	be->g.device = w->local_rank % ndev;
+	if (rgpu_device_name(be->g.device, be->name, sizeof be->name) != RK_OK) {
+		rk_clear_error();
+		snprintf(be->name, sizeof be->name, "?");
+	}
+	return 1;
+}
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be)
 {
@@ -9,7 +26,10 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	rgpu_opt_init(&be->g);
 	be->g.mem_limit = c->device_memory;
 	rk_status_t st = RK_OK;
-	int ndev = c->backend == RK_BACKEND_CPU ? 0 : rgpu_device_count();
+	/* auto asks the driver nothing yet: the context is still starting on its thread, and the
+	 * cost model may not want it (rmpi_backend_cost); the node's devices are known without it */
+	const int node = rgpu_node_devices();
+	int ndev = c->backend == RK_BACKEND_CPU ? 0 : c->backend == RK_BACKEND_AUTO && node >= 0 ? node : rgpu_device_count();
 	if (c->backend == RK_BACKEND_GPU && ndev == 0) {
 #ifdef RKTLCS_HAVE_CUDA
 		rk_err("--backend gpu: no usable CUDA device on rank %d", w->rank);
@@ -22,13 +42,36 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	if (ndev == 0) return RK_OK;
 	if (c->backend == RK_BACKEND_AUTO && !gpu_fits) {
 		if (w->rank == 0 && why_not) rk_info("%s; using the CPU", why_not);
-		rgpu_warm_drop();
+		rgpu_warm_abandon();
 		return RK_OK;
 	}
 	be->use_gpu = 1;
-	be->g.device = w->local_rank % ndev;
-	if (rgpu_device_name(be->g.device, be->name, sizeof be->name) != RK_OK) snprintf(be->name, sizeof be->name, "?");
+	if (c->backend == RK_BACKEND_GPU) backend_confirm(w, be);
+	else be->pending = 1;
 	return RK_OK;
+}
+
+void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be)
+{
+	static const char *kinds[RMPI_W_KINDS] = { "Rkt-LCS", "hamming", "pairs", "long pair", "--all" };
+	if (!be->use_gpu || !be->pending) return;
+	be->pending = 0;
+	(void)c;
+	rmpi_rates_t r;
+	const char *forced = getenv("RKTLCS_AUTO");  /* tests: "gpu" or "cpu" as the model's answer */
+	const int lv = aln_simd_level(-1);
+	rmpi_rates_for(job->kind, 0, lv >= 3 ? 512 : lv == 2 ? 256 : 64, &r);
+	double tg, tc, left = rgpu_warm_left_s(RMPI_START_NOMINAL);
+	int gpu = rmpi_cost_pick(job, &r, left, &tg, &tc);
+	if (forced && *forced) gpu = !strcmp(forced, "gpu");
+	rk_debug("auto on rank %d (%s): gpu %.3g s (start-up %.3g s left), cpu %.3g s on %g thread%s: the %s", w->rank,
+	         kinds[job->kind], tg, left, tc, job->threads, job->threads == 1 ? "" : "s", gpu ? "GPU" : "CPU");
+	if (!gpu) {
+		be->use_gpu = 0;
+		rgpu_warm_abandon();
+		return;
+	}
+	if (!backend_confirm(w, be)) rk_debug("auto on rank %d: no usable CUDA device after all; the CPU", w->rank);
 }
 
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st)

@@ -44,6 +44,19 @@ int rmpi_local_rank_hint(void)
 	return -1;
 }
 
+int rmpi_local_size_hint(void)
+{
+	static const char *vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE", 0 };
+	if (!rmpi_launched()) return 1;
+	for (int i = 0; vars[i]; i++) {
+		const char *v = getenv(vars[i]);
+		char *end;
+		long r = v ? strtol(v, &end, 10) : -1;
+		if (v && *v && !*end && r >= 1 && r < 1 << 20) return (int)r;
+	}
+	return -1;
+}
+
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 {
 	int provided;

@@ -127,6 +127,10 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 		if ((st = ham_set_init(&hs, &reads, &ho)) != RK_OK) rk_err("%s", rk_error());
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	}
+	/* this rank's share of the pairs, each over the informative columns' words and planes */
+	const double npairs = (double)hs.n * (double)(hs.n - 1) / 2 / w->size;
+	rmpi_cost_t cj = { RMPI_W_HAM, npairs * (double)hs.stride, npairs, 8.0 * (double)hs.n * (double)hs.stride, 0, ho.n_threads, 0, 0 };
+	rmpi_backend_cost(w, &o->c, &cj, &be);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
 	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;

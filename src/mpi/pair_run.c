@@ -5,6 +5,7 @@
 #include "mpi/pair_run.h"
 #include "mpi/split_run.h"
 #include "algo/near.h"
+#include "algo/aln.h"
 
 #define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells (CPU) */
@@ -210,6 +211,46 @@ static rk_status_t pair_distribute(pair_job_t *j)
 			j->cost[q] = (double)rio_len(A, a) * (double)rio_len(j->Bp, b) + PAIR_OVERHEAD;
 		}
 	return rmpi_agree(j->w, st);
+}
+
+/* auto: the GPU or the CPU by this rank's share of the cost (rmpi_backend_cost). A long
+ * similar pair is computed in a band on either backend: its cells are weighted by a guess of
+ * its divergence (aln_sim_divergence; 4x the divergence, as the band's width grows with it). */
+static void pair_backend_cost(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	const int64_t n = j->n_items;
+	double tot = 0, bytes = 0, span = 0;
+	int64_t big = -1;
+	for (int64_t q = 0; q < n; q++) {
+		tot += j->cost[q];
+		if (big < 0 || j->cost[q] > j->cost[big]) big = q;
+	}
+	const rio_reads_t *R[2] = { &j->A, j->Bp };
+	for (int r = 0; r < (R[1] == R[0] ? 1 : 2); r++)
+		for (int64_t i = 0; i < R[r]->n; i++) {
+			bytes += (double)rio_len(R[r], i);
+			if (rio_len(R[r], i) > span) span = (double)rio_len(R[r], i);
+		}
+	rmpi_work_t kind = RMPI_W_DP_PAIRS;
+	double items = (double)n;
+	if (s->all) {
+		kind = RMPI_W_DP_ALL;
+		/* with --max-dist the filter's candidates are not known yet: a row's lookups each */
+		if (!j->near) items = (double)n * (double)(n - 1) / 2;
+	} else if (big >= 0 && j->cost[big] >= PAIR_LONG_CELLS) {
+		kind = RMPI_W_DP_LONG;
+		int64_t a, b;
+		pair_ix(j->A.n, j->Bp->n, big, &a, &b);
+		const double p = aln_sim_divergence(rio_seq(&j->A, a), rio_len(&j->A, a), rio_seq(j->Bp, b), rio_len(j->Bp, b));
+		const double x = 4 * p + 0.002;
+		if (x < 1) tot *= x;
+		rk_debug("auto: the longest pair (%lld) looks %.1f%% divergent", (long long)big + 1, 100 * p);
+	}
+	const int R_ = j->w->size;
+	rmpi_cost_t cj = { kind, tot / R_, items / R_, bytes, 2 * span, rmpi_threads(j->w, s->c), 0, 0 };
+	rmpi_cost_weights(&cj, s->meta.mode == RIO_LCS, s->mode.want_path);
+	rmpi_backend_cost(j->w, s->c, &cj, &j->be);
 }
 
 /* rank 0 opens the output and writes the head; the rows follow segment by segment */
@@ -438,6 +479,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	rmpi_clock_start(&j.clk);
 	rk_status_t st = pair_read(&j);
 	if (!st) st = pair_distribute(&j);
+	if (!st) pair_backend_cost(&j);
 	if (!st) st = pair_open(&j);
 	if (!st) st = pair_all_items(&j);
 	if (!st) st = pair_write(&j);

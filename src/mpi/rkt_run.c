@@ -78,7 +78,8 @@ static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const 
                                     const rkt_opt_t *ro, int64_t lo, int64_t hi, rkt_cand_t *mine)
 {
 	rk_status_t st = RK_OK;
-	if (w->local_size == w->size && !rk_tune.rkt_host_sum) {
+	/* a rank that sees only its own GPU (rgpu_visible_own) cannot open another's memory */
+	if (w->local_size == w->size && !rk_tune.rkt_host_sum && rgpu_visible_index() < 0) {
 		unsigned char me[RGPU_IPC_BYTES], *all = malloc((size_t)w->size * RGPU_IPC_BYTES);
 		int ok = all && rgpu_rkt_sup_export(sup, me) == RK_OK;
 		if (!ok) memset(me, 0, sizeof me);
@@ -147,6 +148,11 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	         "a read and its support levels in shared memory)", set.max_len, rgpu_rkt_max_len(o->algo.tau), (long long)o->algo.tau);
 #endif
 	if ((st = rmpi_backend(w, &o->c, fits, why, &be)) != RK_OK) goto done;
+	/* this rank's share of the pairs of reads, each walked from every start of its reads */
+	const double avg = set.n ? (double)set.n_bases / (double)set.n : 0;
+	rmpi_cost_t cj = { RMPI_W_RKT, (double)set.n * (double)set.n / 2 * avg / w->size, 0, (double)set.n_bases, 0,
+	                   rmpi_threads(w, &o->c), 0, 0 };
+	rmpi_backend_cost(w, &o->c, &cj, &be);
 	/* the cost model must be the same on every rank, or the ranks' bounds (and the gather's
 	 * counts) disagree: a rank without a GPU next to one with a GPU is allowed */
 	int gpu_cost = rmpi_any(w, be.use_gpu);

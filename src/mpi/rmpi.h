@@ -10,6 +10,7 @@
 #include "rktlcs.h"
 #include "io/rio.h"
 #include "gpu/rgpu.h"
+#include "mpi/cost.h"
 
 typedef struct {
 	MPI_Comm comm;
@@ -21,6 +22,9 @@ typedef struct {
  * (Open MPI, MPICH, srun), 0 for a plain process, -1 if unknown: lets the GPU context start
  * while MPI_Init runs. rmpi_init's local_rank is the authority. */
 int rmpi_local_rank_hint(void);
+/* The node's ranks as the launcher gives them before MPI_Init: 1 for a plain process, -1 if
+ * unknown (srun gives no count of the node's tasks that is certain). */
+int rmpi_local_size_hint(void);
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv);
 void rmpi_finalize(rmpi_t *w);
 
@@ -151,11 +155,21 @@ typedef struct {
 	rgpu_opt_t g;           /* device = node-local rank mod visible devices */
 	rgpu_stats_t stats;
 	char name[128];         /* device name, for the summary */
+	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides */
 } rmpi_be_t;
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
 /* After a GPU call returned st != RK_OK: 1 if the caller should redo the work on the CPU
  * (auto and not bad input; the warning is logged), else 0 (the error is logged). */
+/* auto: the job's (this rank's share's) cost decides between the GPU and the CPU (cost.h);
+ * -v gives both estimates. Call it once the work is known and before any GPU call; nothing
+ * for a forced backend or where no GPU is wanted. Not collective: each rank decides alone. */
+void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be);
+/* guess.c: one CPU thread's seconds for a job, guessed from its inputs' heads before they are
+ * read (-1: unknown, e.g. stdin), for whether a GPU context is worth starting ahead. */
+double rmpi_guess_rkt(const char *input);
+double rmpi_guess_ham(const char *input);
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */

@@ -329,7 +329,7 @@ static int split_alike(const rmpi_t *w, const rmpi_be_t *be)
 	char sig[128] = "", *sigs = malloc(sizeof sig * (size_t)R);
 	int alike = 0;
 	if (be && be->use_gpu) {
-		const int nd = rgpu_device_count() > 0 ? rgpu_device_count() : 1;
+		const int nd = rgpu_visible_index() >= 0 ? rgpu_node_devices() : rgpu_device_count() > 0 ? rgpu_device_count() : 1;
 		int share = 0;
 		for (int l = 0; l < w->local_size; l++) share += l % nd == w->local_rank % nd;
 		snprintf(sig, sizeof sig, "gpu %d %.100s", share, be->name);

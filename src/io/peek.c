@@ -1,0 +1,45 @@
+/* A look at the head of an input, for estimates made before it is read (rio.h): the cost
+ * model of --backend auto decides from it whether a GPU context is worth starting while MPI
+ * starts and the input is read. Never an error: an input that cannot be peeked at is left
+ * to the reader to report. */
+#include <string.h>
+#include <sys/stat.h>
+#include <htslib/bgzf.h>
+#include "io/rio.h"
+
+#define PEEK_BYTES 65536
+
+int rio_peek_input(const char *path, rio_peek_t *pk)
+{
+	memset(pk, 0, sizeof *pk);
+	struct stat sb;
+	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+	BGZF *fp = bgzf_open(path, "r");
+	if (!fp) return 0;
+	const int packed = bgzf_compression(fp) != 0;
+	static char buf[PEEK_BYTES];
+	const ssize_t n = bgzf_read(fp, buf, sizeof buf);
+	bgzf_close(fp);
+	if (n <= 0) return 0;
+	/* records and bases of the complete records in the head (FASTQ: 4 lines a record) */
+	int64_t recs = 0, bases = 0, line = 0, cur = 0, end = 0;
+	const int fq = buf[0] == '@';
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') continue;
+		const int64_t len = i - end - (i > end && buf[i - 1] == '\r');
+		const char c0 = buf[end];
+		if (fq ? line % 4 == 0 : c0 == '>') { bases += cur; recs += line > 0; cur = 0; pk->head_bytes = end; }
+		else if (fq ? line % 4 == 1 : 1) cur += len;
+		line++;
+		end = i + 1;
+	}
+	pk->bytes = (double)sb.st_size * (packed ? 4 : 1);  /* gzip of DNA: about 4x */
+	if (recs == 0) {  /* no whole record in the head: one long record */
+		pk->records = 1;
+		pk->mean_len = pk->bytes;
+		return 1;
+	}
+	pk->records = pk->bytes * (double)recs / (double)pk->head_bytes;
+	pk->mean_len = (double)bases / (double)recs;
+	return 1;
+}

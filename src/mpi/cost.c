@@ -1,0 +1,57 @@
+/* The cost model of `--backend auto` (cost.h). Calibrated with jobs/bench-auto.sh on an NVIDIA
+ * H100 (16 host cores, AVX-512) at the commit named in docs/BENCHMARKS.md ("auto"); each rate is
+ * the compute stage of that grid's jobs (--stats), so reading and writing, equal on both
+ * backends, are left out of both sides. */
+#include <string.h>
+#include "mpi/cost.h"
+
+/* The reference rates, from jobs/bench-auto.sh on 2 NVIDIA H200 with 32 host cores (AVX-512),
+ * commit 1c393d5, each from the compute stage (--stats) of the grid's larger jobs:
+ * - Rkt-LCS: 25k paper reads (k=3): the CPU 11.18 s on 32 threads for 1.6e10 units; 100k
+ *   synthetic reads: the GPU 1.73 s for 2.55e11 (context wait included).
+ * - hamming: 20k x 30k at 1% with --max-dist 50 (2e8 pairs x ~20 words): CPU 0.25 s; the 16S
+ *   alignment (1.3e7 pairs x ~440 words): 0.081 s; so ~30 ns a pair plus 0.4 ns a word.
+ * - lev/lcs pairs: 1M x 150 bp: the CPU 0.227 s (3.1e9 cells/s a thread); the GPU 0.53 s, which
+ *   is host work, ~3.5e-7 s a pair (the kernel: 2.5 ms).
+ * - lev --all, every pair (5e7 pairs, 1.1e12 cells): the CPU 3.64 s, the GPU 9.8 s (2e-7 s a pair).
+ * - one long pair: lev 1 Mb and 3 Mb random: the CPU 6.6e10 cells/s a thread; the GPU 1.5e13
+ *   cells/s, with ~5e-8 s per step of its anti-diagonal chain (lcs 1 Mb: 49.5 ms for 1.06e6 steps).
+ * gpu_fixed: streams, arena, first launch and the context's teardown at exit (~0.1 s). */
+static const rmpi_rates_t rmpi_ref[RMPI_W_KINDS] = {
+	/* gpu_fixed gpu_rate gpu_item gpu_bw gpu_step cpu_rate cpu_item */
+	[RMPI_W_RKT] = { 0.10, 1.5e11, 0, 1.0e10, 0, 4.5e7, 0 },
+	[RMPI_W_HAM] = { 0.10, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8 },
+	[RMPI_W_DP_PAIRS] = { 0.10, 9.0e12, 3.5e-7, 1.0e10, 0, 3.1e9, 0 },
+	[RMPI_W_DP_LONG] = { 0.10, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0 },
+	[RMPI_W_DP_ALL] = { 0.10, 9.0e12, 2.0e-7, 1.0e10, 0, 1.0e10, 0 },
+};
+
+void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path)
+{
+	/* 1 Mb random pair, 32 threads: lcs value 0.35 s against lev 0.48 s; lcs --path --seq 3.23 s
+	 * on the CPU and 0.28 s against 0.15 s on the GPU; lev --path 1.5x its value on one thread */
+	j->cpu_x = (lcs ? 0.72 : 1) * (path ? (lcs ? 9 : 1.5) : 1);
+	j->gpu_x = path ? 2 : 1;
+}
+
+void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_rates_t *r)
+{
+	*r = rmpi_ref[kind < RMPI_W_KINDS ? kind : RMPI_W_DP_PAIRS];
+	/* other devices by generation: the kernels are integer-bound, so by SMs x clock roughly */
+	if (gpu_name && !strstr(gpu_name, "H100") && !strstr(gpu_name, "H200") && !strstr(gpu_name, "GH200")) {
+		const double f = strstr(gpu_name, "A100") ? 0.5 : strstr(gpu_name, "B200") || strstr(gpu_name, "B100") ? 1.5 : 0.3;
+		r->gpu_rate *= f;
+		r->gpu_step /= f;
+	}
+	/* the CPU kernels are vectorised: narrower SIMD does proportionally less per thread */
+	if (simd_bits < 512) r->cpu_rate *= (simd_bits > 64 ? simd_bits : 32) / 512.0;
+}
+
+int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu)
+{
+	const double th = j->threads >= 1 ? j->threads : 1, cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
+	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + gx * j->work / r->gpu_rate + j->items * r->gpu_item +
+	         j->span * r->gpu_step;
+	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th;
+	return *t_gpu < *t_cpu;
+}

@@ -1,0 +1,46 @@
+/* The cost model behind `--backend auto` (cost.c): what one rank's share of a job would take
+ * on its GPU and on its CPU threads, from the job's size and each backend's rates. Pure: the
+ * rates are arguments, so tests fix them (tests/test_cost.c). */
+#ifndef RMPI_COST_H
+#define RMPI_COST_H
+
+typedef enum {
+	RMPI_W_RKT,       /* Rkt-LCS: work = read pairs x read length (the starts a pair walks) */
+	RMPI_W_HAM,       /* hamming: work = pairs x 64-column words of the informative columns */
+	RMPI_W_DP_PAIRS,  /* lev/lcs, many pairs: work = cells, items = pairs */
+	RMPI_W_DP_LONG,   /* lev/lcs, one long pair at a time: work = cells, span = longest a + b */
+	RMPI_W_DP_ALL,    /* lev --all: work = cells, items = pairs (each read against the later ones) */
+	RMPI_W_KINDS
+} rmpi_work_t;
+
+typedef struct {
+	rmpi_work_t kind;
+	double work;      /* in the kind's unit, this rank's share */
+	double items;     /* pairs (a fixed cost each) */
+	double bytes;     /* host to device */
+	double span;      /* steps of the longest dependent chain (DP_LONG) */
+	double threads;   /* CPU threads of the rank */
+	double cpu_x, gpu_x;  /* the work's weight on each backend (rmpi_cost_weights; 0 counts as 1) */
+} rmpi_cost_t;
+
+typedef struct {
+	double gpu_fixed;   /* s: streams, arena, module load, the first launch */
+	double gpu_rate;    /* work units per second on the device */
+	double gpu_item;    /* s per item on the host side of the GPU path (packing, results) */
+	double gpu_bw;      /* bytes per second host to device */
+	double gpu_step;    /* s per step of a dependent chain */
+	double cpu_rate;    /* work units per second per thread */
+	double cpu_item;    /* s per item per thread */
+} rmpi_rates_t;
+
+/* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU
+ * kernels' SIMD width in bits (512, 256, 128 or 64 for scalar). */
+void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_rates_t *r);
+/* The weights of lev/lcs work on each backend: lcs against lev, and --path (the CPU's
+ * Hirschberg recursion costs more over the value than the GPU's). */
+void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path);
+/* Both estimates, in seconds; start_left is the GPU start-up still to come. Returns 1 when the
+ * GPU finishes first. */
+int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu);
+
+#endif

@@ -1,0 +1,40 @@
+/* Before MPI starts: is the job so small that the CPU surely finishes it before a GPU context
+ * would be up? Then no context is started ahead (modes.c): an abandoned start still costs its
+ * current driver call at exit (~0.1 s, jobs/bench-auto.sh). The guesses take the input's
+ * head (rio_peek_input) and the cost model's CPU rates (cost.c), and lean high: where a guess is
+ * wrong the context starts late, not never. */
+#include "mpi/rmpi.h"
+
+static double guess_rate(rmpi_work_t kind, double *item)
+{
+	rmpi_rates_t r;
+	rmpi_rates_for(kind, 0, 512, &r);
+	if (item) *item = r.cpu_item;
+	return r.cpu_rate;
+}
+
+double rmpi_guess_rkt(const char *input)
+{
+	rio_peek_t p;
+	if (!rio_peek_input(input, &p)) return -1;
+	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0);
+}
+
+double rmpi_guess_ham(const char *input)
+{
+	rio_peek_t p;
+	double item;
+	if (!rio_peek_input(input, &p)) return -1;
+	/* every column informative, in 4 planes: the most the bit-slicing can keep */
+	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, &item);
+	return pairs * (p.mean_len / 64 * 4) / rate + pairs * item;
+}
+
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all)
+{
+	rio_peek_t a, b;
+	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
+	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_PAIRS, 0);
+	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
+	return cells / guess_rate(pairs > 1 ? RMPI_W_DP_PAIRS : RMPI_W_DP_LONG, 0);
+}

@@ -1,0 +1,53 @@
+/* The cost model of --backend auto (src/mpi/cost.c) at its edges, with fixed rates: a tiny
+ * job goes to the CPU (the GPU's start-up alone is longer), a huge one to the GPU, a job
+ * near the balance to whichever estimate is lower, and each term moves the choice the way it
+ * should (start-up left, threads, bytes, the dependent chain, items). */
+#include "testutil.h"
+#include "mpi/cost.h"
+
+static const rmpi_rates_t R = { 0.05, 1e12, 1e-7, 1e10, 1e-8, 1e9, 1e-7 };
+
+static int pick(double work, double items, double bytes, double span, double threads, double left, double *tg, double *tc)
+{
+	rmpi_cost_t j = { RMPI_W_DP_PAIRS, work, items, bytes, span, threads };
+	return rmpi_cost_pick(&j, &R, left, tg, tc);
+}
+
+int main(void)
+{
+	double tg, tc;
+	/* tiny: 1e6 units take 1 ms on one CPU thread; the GPU pays 0.3 s of start-up */
+	CHECK(!pick(1e6, 1, 0, 0, 1, 0.25, &tg, &tc), "tiny job: gpu %g cpu %g", tg, tc);
+	CHECK(tc > 9e-4 && tc < 1.1e-3 && tg > 0.3, "tiny estimates: gpu %g cpu %g", tg, tc);
+	/* huge: 1e14 units, 100,000 s on one thread, 100 s on the device */
+	CHECK(pick(1e14, 0, 0, 0, 16, 0.25, &tg, &tc), "huge job: gpu %g cpu %g", tg, tc);
+	/* balanced: 16 threads do 1.6e10/s; the GPU 1e12/s + 0.05 s fixed. At w = 1e9: cpu 0.0625 s,
+	 * gpu 0.051 s (started) -> GPU; with 0.25 s of start-up left -> CPU */
+	CHECK(pick(1e9, 0, 0, 0, 16, 0, &tg, &tc), "balanced, started: gpu %g cpu %g", tg, tc);
+	CHECK(!pick(1e9, 0, 0, 0, 16, 0.25, &tg, &tc), "balanced, starting: gpu %g cpu %g", tg, tc);
+	/* more threads: the same job goes to the CPU */
+	CHECK(!pick(1e9, 0, 0, 0, 64, 0, &tg, &tc), "balanced, 64 threads: gpu %g cpu %g", tg, tc);
+	/* the transfer: 1 GB at 10 GB/s tips the balanced job to the CPU */
+	CHECK(!pick(1e9, 0, 1e9, 0, 16, 0, &tg, &tc), "balanced, 1 GB: gpu %g cpu %g", tg, tc);
+	/* a long dependent chain (one long pair): 1e8 steps x 10 ns = 1 s on the device */
+	CHECK(!pick(1e10, 0, 0, 1e8, 16, 0, &tg, &tc), "long chain: gpu %g cpu %g", tg, tc);
+	CHECK(pick(1e10, 0, 0, 1e5, 16, 0, &tg, &tc), "short chain: gpu %g cpu %g", tg, tc);
+	/* items cost both sides the same per item, the CPU's spread over its threads */
+	CHECK(!pick(0, 1e7, 0, 0, 16, 0, &tg, &tc) && tg > 1 && tc < 0.07, "items: gpu %g cpu %g", tg, tc);
+	/* the reference rates: the GPU's fixed cost is in every estimate, none is negative, and an
+	 * unknown or older device is slower than the reference */
+	for (int k = 0; k < RMPI_W_KINDS; k++) {
+		rmpi_rates_t a, b, c;
+		rmpi_rates_for((rmpi_work_t)k, 0, 512, &a);
+		rmpi_rates_for((rmpi_work_t)k, "NVIDIA A100-SXM4-80GB", 512, &b);
+		rmpi_rates_for((rmpi_work_t)k, 0, 256, &c);
+		CHECK(a.gpu_fixed > 0 && a.gpu_rate > 0 && a.cpu_rate > 0 && a.gpu_bw > 0, "kind %d: rates", k);
+		CHECK(b.gpu_rate < a.gpu_rate, "kind %d: A100 not slower", k);
+		CHECK(c.cpu_rate < a.cpu_rate, "kind %d: AVX2 not slower", k);
+		rmpi_cost_t j = { (rmpi_work_t)k, 1, 0, 0, 0, 1 };
+		CHECK(!rmpi_cost_pick(&j, &a, 0.2, &tg, &tc), "kind %d: one unit of work went to the GPU", k);
+	}
+	if (tu_fail) { fprintf(stderr, "%d check(s) failed\n", tu_fail); return 1; }
+	printf("test_cost: all checks passed\n");
+	return 0;
+}
