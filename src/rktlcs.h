@@ -110,6 +110,12 @@ void rk_common_init(rk_common_t *c);
  *                            ("4k"; default and cap 1G): tests put window ends everywhere
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
  *                            reads over 65,000 bp, short ones too (tests, benchmarks)
+ *   RKTLCS_NO_SHARE=1        under MPI, every rank holds its own copy of what the ranks of a node
+ *                            would share (hamming's compact set, the reads): tests of the copy between nodes
+ *   RKTLCS_HAM_BATCH=N       hamming under MPI from stdin, gzip or FASTQ: rank 0 hands out the
+ *                            records in batches of N bases ("4k"; default 64M): tests
+ *   RKTLCS_HAM_PIECE=N       hamming --max-dist under MPI: the pairs go to rank 0 in pieces of N
+ *                            bytes ("1k"; default 4M): tests
  *   RKTLCS_GPU_VISIBLE=all   every GPU of the node visible to every rank (default: a rank that
  *                            maps no other GPU's memory sees only its own; src/gpu/visible.c)
  *   RKTLCS_EXIT_TEARDOWN=1   a process that made a CUDA context tears the runtime down at exit
@@ -136,6 +142,9 @@ typedef struct {
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
 	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
+	int no_share;             /* tests: no node-shared memory, every rank its own copy */
+	int64_t ham_batch;        /* tests: bases per batch rank 0 hands out in hamming's streamed read (0: 64M) */
+	int64_t ham_piece;        /* tests: bytes per piece of hamming's pairs sent to rank 0 (0: 4M) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

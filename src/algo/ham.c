@@ -49,36 +49,29 @@ static void ham_scan(const uint8_t *s, uint8_t *first, uint8_t *keep, int64_t n,
 	}
 }
 
-rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o)
+void ham_cols_free(ham_cols_t *c)
 {
-	memset(h, 0, sizeof *h);
-	int64_t n = r->n, L = n ? rio_len(r, 0) : 0;
-	h->n = n; h->len = L;
-	/* symbol codes: -a: every symbol present; default: A C G T */
-	int code[256], S = 0;
-	for (int c = 0; c < 256; c++) code[c] = -1;
-	uint8_t seen[256] = { 0 };
-	if (o->all) {
+	free(c->v); free(c->col);
+	memset(c, 0, sizeof *c);
+}
+
+rk_status_t ham_cols_scan(ham_cols_t *c, const rio_reads_t *r, int64_t L, const ham_opt_t *o)
+{
+	memset(c, 0, sizeof *c);
+	int64_t n = r->n;
+	c->len = L;
+	if (o->all)
 		for (int64_t i = 0; i < n; i++) {
 			const uint8_t *s = (const uint8_t *)rio_seq(r, i);
-			for (int64_t p = 0; p < L; p++) seen[s[p]] = 1;
+			for (int64_t p = 0; p < L; p++) c->seen[s[p]] = 1;
 		}
-		for (int c = 0; c < 256; c++) if (seen[c]) code[c] = S++;
-	} else {
-		code['A'] = 0; code['C'] = 1; code['G'] = 2; code['T'] = 3;
-		S = 4;
-	}
-	int planes = 0;
-	while ((1 << planes) < S) planes++;
-	if (planes == 0) planes = 1;
-	/* informative columns: two different countable symbols somewhere in the column. Threads
-	 * take column ranges and read each sequence's slice of it, so memory is read in order. */
-	uint8_t *keep = calloc((size_t)L + 1, 1), *first = malloc((size_t)L + 1);
-	int64_t *col = malloc(sizeof(int64_t) * (size_t)(L + 1));
-	if (!keep || !col || !first) { free(keep); free(col); free(first); rk_set_error("out of memory"); return RK_ERES; }
-	memset(first, 0, (size_t)L + 1);  /* 0: no countable symbol yet (symbols are never NUL) */
+	/* v: keep, then first (0: no countable symbol yet; symbols are never NUL) */
+	if (!(c->v = calloc(3 * (size_t)L + 1, 1))) { rk_set_error("out of memory"); return RK_ERES; }
+	uint8_t *keep = c->v, *first = c->v + L, *inv = c->v + 2 * L;
 	int nth = o->n_threads > 0 ? o->n_threads : omp_get_max_threads();
-	/* blocks of columns small enough for every thread to get several (30 kb alignments on
+	/* informative columns: two different countable symbols somewhere in the column. Threads
+	 * take column ranges and read each sequence's slice of it, so memory is read in order.
+	 * Blocks of columns small enough for every thread to get several (30 kb alignments on
 	 * 16 cores), large enough to read whole cache lines; the loop is branch-free so that it
 	 * vectorizes: first[p] takes the first countable symbol, keep[p] any other one after it */
 	int64_t blk = (L + 4 * (int64_t)nth - 1) / (4 * (int64_t)nth);
@@ -91,31 +84,91 @@ rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o)
 			ham_scan((const uint8_t *)rio_seq(r, i) + p0, first + p0, keep + p0, p1 - p0, all);
 		}
 	}
-	free(first);
-	int64_t nc = 0;
-	for (int64_t p = 0; p < L; p++) if (keep[p]) col[nc++] = p;
-	h->n_cols = nc;
-	h->words = (nc + 63) / 64;
-	h->planes = planes;
+	/* the smallest first symbol, as 255 - it, so that two scans combine by maximum alone */
+	for (int64_t p = 0; p < L; p++) inv[p] = first[p] ? (uint8_t)(255 - first[p]) : 0;
+	return RK_OK;
+}
+
+void ham_cols_merge(ham_cols_t *c, const ham_cols_t *d)
+{
+	for (int64_t p = 0; p < 3 * c->len; p++) if (d->v[p] > c->v[p]) c->v[p] = d->v[p];
+	for (int k = 0; k < 256; k++) c->seen[k] |= d->seen[k];
+}
+
+rk_status_t ham_cols_finish(ham_cols_t *c, const ham_opt_t *o)
+{
+	const int64_t L = c->len;
+	const uint8_t *keep = c->v, *first = c->v + L, *inv = c->v + 2 * L;
+	/* symbol codes: -a: every symbol present; default: A C G T */
+	int S = 0;
+	for (int k = 0; k < 256; k++) c->code[k] = -1;
+	if (o->all) {
+		for (int k = 0; k < 256; k++) if (c->seen[k]) c->code[k] = S++;
+	} else {
+		c->code['A'] = 0; c->code['C'] = 1; c->code['G'] = 2; c->code['T'] = 3;
+		S = 4;
+	}
+	c->planes = 0;
+	while ((1 << c->planes) < S) c->planes++;
+	if (c->planes == 0) c->planes = 1;
+	if (!(c->col = malloc(sizeof(int64_t) * (size_t)(L + 1)))) { rk_set_error("out of memory"); return RK_ERES; }
+	/* a column counts when one part saw two symbols there, or two parts saw different ones */
+	c->n_cols = 0;
+	for (int64_t p = 0; p < L; p++)
+		if (keep[p] || (first[p] && first[p] != 255 - inv[p])) c->col[c->n_cols++] = p;
+	return RK_OK;
+}
+
+void ham_set_layout(ham_set_t *h, const ham_cols_t *c, int64_t n, const ham_opt_t *o)
+{
+	memset(h, 0, sizeof *h);
+	h->n = n; h->len = c->len;
+	h->n_cols = c->n_cols;
+	h->words = (c->n_cols + 63) / 64;
+	h->planes = c->planes;
 	h->valid = !o->all;
-	h->stride = h->words * (planes + h->valid);
-	h->bits = calloc((size_t)(h->stride * n) + 1, sizeof(uint64_t));
-	if (!h->bits) { free(keep); free(col); rk_set_error("out of memory: %.2f GB for the bit planes", h->stride * n * 8.0 / 1e9); return RK_ERES; }
+	h->stride = h->words * (h->planes + h->valid);
+}
+
+void ham_set_slice(const ham_set_t *h, const ham_cols_t *c, const rio_reads_t *r, int64_t i0, int64_t i1, uint64_t *rows,
+                   int n_threads)
+{
+	const int64_t nc = c->n_cols, *col = c->col;
+	const int planes = h->planes;
+	int nth = n_threads > 0 ? n_threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(nth) schedule(static)
-	for (int64_t i = 0; i < n; i++) {
+	for (int64_t i = i0; i < i1; i++) {
 		const uint8_t *s = (const uint8_t *)rio_seq(r, i);
-		uint64_t *b = h->bits + i * h->stride;
+		uint64_t *b = rows + (i - i0) * h->stride;
+		memset(b, 0, sizeof(uint64_t) * (size_t)h->stride);
 		for (int64_t q = 0; q < nc; q++) {
-			int c = code[s[col[q]]];
+			int k = c->code[s[col[q]]];
 			uint64_t bit = 1ull << (q & 63);
 			int64_t w = q >> 6;
-			if (c < 0) continue;  /* default rule: not a base; codes and validity stay 0 */
+			if (k < 0) continue;  /* default rule: not a base; codes and validity stay 0 */
 			for (int pl = 0; pl < planes; pl++)
-				if (c >> pl & 1) b[pl * h->words + w] |= bit;
+				if (k >> pl & 1) b[pl * h->words + w] |= bit;
 			if (h->valid) b[planes * h->words + w] |= bit;
 		}
 	}
-	free(keep); free(col);
+}
+
+rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o)
+{
+	ham_cols_t c;
+	int64_t n = r->n, L = n ? rio_len(r, 0) : 0;
+	rk_status_t st = ham_cols_scan(&c, r, L, o);
+	if (st == RK_OK) st = ham_cols_finish(&c, o);
+	if (st != RK_OK) { ham_cols_free(&c); memset(h, 0, sizeof *h); return st; }
+	ham_set_layout(h, &c, n, o);
+	h->bits = calloc((size_t)(h->stride * n) + 1, sizeof(uint64_t));
+	if (!h->bits) {
+		ham_cols_free(&c);
+		rk_set_error("out of memory: %.2f GB for the bit planes", h->stride * n * 8.0 / 1e9);
+		return RK_ERES;
+	}
+	ham_set_slice(h, &c, r, 0, n, h->bits, o->n_threads);
+	ham_cols_free(&c);
 	return RK_OK;
 }
 

@@ -25,6 +25,27 @@ typedef struct {
 	uint64_t *bits;
 } ham_set_t;
 
+/* The informative columns of a set of equal-length sequences, found in parts: each part's
+ * sequences are scanned (ham_cols_scan), the parts' scans combined (their bytes, v[3 len]
+ * and seen[256], by element-wise maximum: ham_cols_merge, or MPI_MAX over the ranks), and
+ * ham_cols_finish lists the columns where two countable symbols differ and the symbol codes. */
+typedef struct {
+	int64_t len;
+	uint8_t *v;             /* per column: another symbol seen; the largest first one; 255 - the smallest */
+	uint8_t seen[256];      /* -a: the symbols present */
+	int64_t n_cols, *col;   /* ham_cols_finish: the informative columns */
+	int code[256], planes;
+} ham_cols_t;
+rk_status_t ham_cols_scan(ham_cols_t *c, const rio_reads_t *r, int64_t len, const ham_opt_t *o);
+void ham_cols_merge(ham_cols_t *c, const ham_cols_t *d);
+rk_status_t ham_cols_finish(ham_cols_t *c, const ham_opt_t *o);
+void ham_cols_free(ham_cols_t *c);
+/* The set's shape for n sequences over c's columns (bits left NULL), and r's sequences
+ * [i0, i1) bit-sliced into rows ((i1 - i0) x h->stride words, every word written). */
+void ham_set_layout(ham_set_t *h, const ham_cols_t *c, int64_t n, const ham_opt_t *o);
+void ham_set_slice(const ham_set_t *h, const ham_cols_t *c, const rio_reads_t *r, int64_t i0, int64_t i1, uint64_t *rows,
+                   int n_threads);
+
 /* All reads must have one length (the caller checks and names the record). */
 rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o);
 void ham_set_free(ham_set_t *h);

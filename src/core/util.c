@@ -145,4 +145,7 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) rk_tune.start_timeout = atof(v);
 	if ((v = getenv("RKTLCS_READ_WINDOW")) && *v) rk_tune.read_window = (int64_t)rk_parse_size(v);
 	if ((v = getenv("RKTLCS_RKT_LANES32")) && *v) rk_tune.rkt_lanes32 = atoi(v);
+	if ((v = getenv("RKTLCS_NO_SHARE")) && *v) rk_tune.no_share = atoi(v);
+	if ((v = getenv("RKTLCS_HAM_BATCH")) && *v) rk_tune.ham_batch = (int64_t)rk_parse_size(v);
+	if ((v = getenv("RKTLCS_HAM_PIECE")) && *v) rk_tune.ham_piece = (int64_t)rk_parse_size(v);
 }

@@ -45,6 +45,10 @@ struct rio_file_s {
 	int beg, end, eof, err;    /* err: the compressed stream is corrupt or truncated */
 	int64_t left;              /* a slice of a mapped file: its bytes after the window buf..end */
 	int64_t n_win;             /* windows of the slice parsed so far */
+	int64_t win;               /* a slice's window (0: rio_window()) */
+	int drop;                  /* a slice's windows already parsed leave memory (MADV_DONTNEED) */
+	int allow_empty;           /* a byte range of a file may hold no record */
+	int64_t rec_base;          /* records before this slice, for messages */
 	char *line;                /* header, '+' and blank lines */
 	size_t line_l, line_m;
 	int64_t rec;               /* records read so far */
@@ -210,7 +214,15 @@ static int rio_peek(rio_file_t *f)
 	if (f->left > 0) {
 		/* a mapped slice: the window right after this one; a record or a line spans windows
 		 * as it spans the stream's buffers, so a window may end anywhere */
-		const int64_t w = rio_window(), n = f->left < w ? f->left : w;
+		const int64_t w = f->win > 0 ? f->win : rio_window(), n = f->left < w ? f->left : w;
+		if (f->drop) {
+			/* the window just parsed is never read again: a rank keeps its range's parsed
+			 * symbols, not its mapped bytes too (a page shared with the next window faults in
+			 * again from the page cache) */
+			const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)f->buf & ~(pg - 1),
+			                b = (uintptr_t)(f->buf + f->end) & ~(pg - 1);
+			if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+		}
 		f->buf += f->end; f->beg = 0; f->end = (int)n; f->left -= n; f->n_win++;
 		return f->buf[0];
 	}
@@ -273,9 +285,9 @@ static void rio_fail(rio_file_t *f, const char *fmt, ...)
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
 	if (f->rec > 0 && f->name && f->name[0])
-		rk_set_error("%s: record %lld (%s): %s", f->path, (long long)f->rec, f->name, why);
+		rk_set_error("%s: record %lld (%s): %s", f->path, (long long)(f->rec_base + f->rec), f->name, why);
 	else if (f->rec > 0)
-		rk_set_error("%s: record %lld: %s", f->path, (long long)f->rec, why);
+		rk_set_error("%s: record %lld: %s", f->path, (long long)(f->rec_base + f->rec), why);
 	else
 		rk_set_error("%s: %s", f->path, why);
 }
@@ -397,7 +409,7 @@ static rk_status_t rio_read_record(rio_file_t *f, rio_reads_t *r, int *eof)
 	if (c == -3) return rio_stream_error(f, -3);
 	if (c == -1) {
 		*eof = 1;
-		if (f->rec == 0) RIO_FAIL("empty file: no FASTA/FASTQ records");
+		if (f->rec == 0 && !f->allow_empty) RIO_FAIL("empty file: no FASTA/FASTQ records");
 		return RK_OK;
 	}
 	if (c == '@' && f->fasta_only) { f->not_fasta = 1; RIO_FAIL("a FASTQ record in a FASTA slice"); }
@@ -502,7 +514,9 @@ int64_t rio_read_windows(void) { return rio_windows; }
  * a slice never writes past its own bytes. The slices are then moved down into place in
  * order (memmove, to the left): the file's bytes are written once and no second buffer is
  * faulted in. */
-static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth)
+static int64_t rio_cut(const uint8_t *base, int64_t size, int part, int parts);
+
+static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth, int which, int parts)
 {
 	if (nth < 2 || !strcmp(path, "-")) return 0;
 	rio_norm_init();   /* the slices' rio_file_t are not made by rio_open */
@@ -514,24 +528,27 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	const uint8_t *base = mmap(0, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (base == MAP_FAILED) return 0;
-	int64_t p0 = 0;
-	while (p0 < size && (base[p0] == '\n' || rio_ws(base[p0]))) p0++;
-	if (p0 >= size || base[p0] != '>') { munmap((void *)base, (size_t)size); return 0; }
+	/* part `which` of parts (rio_read_range): the slices cut this part's bytes [lo, hi) */
+	const int64_t lo = rio_cut(base, size, which, parts), hi = rio_cut(base, size, which + 1, parts);
+	int64_t p0 = lo;
+	while (p0 < hi && (base[p0] == '\n' || rio_ws(base[p0]))) p0++;
+	if (p0 >= hi || base[p0] != '>' || hi - lo < RIO_PAR_MIN) { munmap((void *)base, (size_t)size); return 0; }
 	int T = nth;
-	if (T > size / (8ll << 20)) T = (int)(size / (8ll << 20));
+	if (T > (hi - lo) / (8ll << 20)) T = (int)((hi - lo) / (8ll << 20));
+	if (T < 2) { munmap((void *)base, (size_t)size); return 0; }
 	int64_t *cut = malloc(sizeof(int64_t) * (size_t)(T + 1));
 	rio_reads_t *part = calloc((size_t)T, sizeof *part);
-	char *seq = malloc((size_t)(size - p0 + 1));
+	char *seq = malloc((size_t)(hi - p0 + 1));
 	int ok = cut && part && seq;
 	if (ok) {
 		cut[0] = p0;
 		for (int t = 1; t < T; t++) {
-			int64_t p = size * t / T;
+			int64_t p = lo + (hi - lo) * t / T;
 			if (p < cut[t - 1]) p = cut[t - 1];
-			const uint8_t *q = p < size ? memmem(base + p, (size_t)(size - p), "\n>", 2) : 0;
-			cut[t] = q ? (int64_t)(q - base) + 1 : size;
+			const uint8_t *q = p < hi ? memmem(base + p, (size_t)(hi - p), "\n>", 2) : 0;
+			cut[t] = q ? (int64_t)(q - base) + 1 : hi;
 		}
-		cut[T] = size;
+		cut[T] = hi;
 	}
 	int fail = !ok;
 	int64_t n_win = 0;
@@ -551,6 +568,7 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		f->eof = 1;   /* no stream behind the windows */
 		f->fasta_only = 1;
 		f->norm = keep_case ? rio_norm_keep : rio_norm;
+		if (parts > 1) { f->win = 32ll << 20; f->drop = 1; }   /* a rank's range: as rio_read_range */
 		int eof = 0;
 		/* the slice's own region of the shared buffer; a capacity no request reaches, so that
 		 * it is never reallocated (the bound is the comment above) */
@@ -635,7 +653,7 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 	int eof = 0;
 	memset(r, 0, sizeof *r);
 	rio_slices = 1; rio_windows = 0;
-	if (rio_read_parallel(path, r, keep_case, rio_threads)) return RK_OK;
+	if (rio_read_parallel(path, r, keep_case, rio_threads, 0, 1)) return RK_OK;
 	rio_file_t *f = rio_open(path);
 	if (!f) return RK_EIO;
 	rio_keep_case(f, keep_case);
@@ -645,8 +663,80 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 	return st;
 }
 
+int rio_plain_fasta(const char *path)
+{
+	if (!strcmp(path, "-")) return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) return 0;
+	struct stat sb;
+	uint8_t b[4096];
+	ssize_t n = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? read(fd, b, sizeof b) : -1;
+	close(fd);
+	if (n < 2 || (b[0] == 0x1f && b[1] == 0x8b)) return 0;   /* gzip and BGZF start so */
+	ssize_t p = 0;
+	while (p < n && (b[p] == '\n' || rio_ws(b[p]))) p++;
+	return p < n && b[p] == '>';
+}
+
+/* Where part `part` of `parts` of a FASTA file starts: the first "\n>" at or after its even
+ * share of the bytes (the byte after the '\n'), so that both neighbours compute one cut. */
+static int64_t rio_cut(const uint8_t *base, int64_t size, int part, int parts)
+{
+	if (part <= 0) return 0;
+	if (part >= parts) return size;
+	const int64_t p = (int64_t)((double)size * part / parts);
+	const uint8_t *q = p < size ? memmem(base + p, (size_t)(size - p), "\n>", 2) : 0;
+	return q ? (int64_t)(q - base) + 1 : size;
+}
+
+rk_status_t rio_read_range(const char *path, int part, int parts, int keep_case, int64_t rec_base, rio_reads_t *r,
+                           int *not_fasta)
+{
+	memset(r, 0, sizeof *r);
+	*not_fasta = 0;
+	/* a large range with several threads: in slices (a bad record: the one stream below names it) */
+	rio_slices = 1; rio_windows = 0;
+	if (rio_read_parallel(path, r, keep_case, rio_threads, part, parts)) return RK_OK;
+	rio_norm_init();
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		rk_set_error("%s: cannot open: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0) close(fd);
+		return RK_EIO;
+	}
+	const int64_t size = sb.st_size;
+	if (size == 0) { close(fd); return RK_OK; }
+	uint8_t *base = mmap(0, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (base == MAP_FAILED) { rk_set_error("%s: cannot map: %s", path, strerror(errno)); return RK_EIO; }
+	const int64_t beg = rio_cut(base, size, part, parts), end = rio_cut(base, size, part + 1, parts);
+	rk_status_t st = RK_OK;
+	if (beg < end) {
+		rio_file_t *f = calloc(1, sizeof *f);
+		if (!f || !(f->path = strdup(path))) { free(f); munmap(base, (size_t)size); rk_set_error("out of memory"); return RK_ERES; }
+		f->buf = base + beg;
+		f->left = end - beg;
+		f->eof = 1;
+		f->fasta_only = 1;
+		f->allow_empty = 1;
+		f->rec_base = rec_base;
+		f->win = 32ll << 20;
+		f->drop = 1;
+		f->norm = keep_case ? rio_norm_keep : rio_norm;
+		int eof = 0;
+		st = rio_read_batch(f, r, 0, &eof);
+		*not_fasta = f->not_fasta;
+		f->buf = 0;
+		rio_close(f);
+	}
+	munmap(base, (size_t)size);
+	return st;
+}
+
 void rio_reads_free(rio_reads_t *r)
 {
-	free(r->seq); free(r->off); free(r->names); free(r->name_off);
+	if (!r->seq_shared) free(r->seq);
+	free(r->off); free(r->names); free(r->name_off);
 	memset(r, 0, sizeof *r);
 }

@@ -16,6 +16,7 @@ typedef struct {
 	char *names;          /* read r: names + name_off[r], NUL-terminated */
 	uint64_t *name_off;   /* n + 1 entries */
 	size_t m_seq, m_names, m_rec;
+	int seq_shared;       /* seq is a node's shared copy (rmpi): read-only, rio_reads_free leaves it */
 } rio_reads_t;
 
 static inline int64_t rio_len(const rio_reads_t *r, int64_t i) { return (int64_t)(r->off[i + 1] - r->off[i] - 1); }
@@ -55,6 +56,17 @@ int rio_peek_input(const char *path, rio_peek_t *pk);
  * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);
 int64_t rio_read_windows(void);
+/* 1 if path is a regular, uncompressed file whose first record is FASTA ('>'). */
+int rio_plain_fasta(const char *path);
+/* Part `part` of `parts` of such a file: the records that start in its share of the bytes,
+ * cut at "\n>" (a record straddling a cut belongs to the part where it starts). The range is
+ * mapped and walked in windows that leave memory once parsed, so a part holds its parsed
+ * records, not its raw bytes as well. A part may hold no record. An error names the record
+ * as rec_base + its number in the part; on RK_EINPUT r->n is the good records before the bad
+ * one (the caller frees r in any case). *not_fasta: a '@' record was met (FASTQ: read it as
+ * one stream). */
+rk_status_t rio_read_range(const char *path, int part, int parts, int keep_case, int64_t rec_base, rio_reads_t *r,
+                           int *not_fasta);
 void rio_reads_free(rio_reads_t *r);
 /* Append one read (already normalized) - used to build read sets in memory. */
 rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, size_t len);

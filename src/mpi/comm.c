@@ -95,8 +95,16 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	return rmpi_check_srun(w);
 }
 
+/* The reads' symbols held once per node: windows made by bcast_reads, freed here (every rank
+ * reaches it; a rank that freed its reads earlier must not wait for the others). */
+#define RMPI_MAX_SHM 8
+static rmpi_shm_t rmpi_shms[RMPI_MAX_SHM];
+static int rmpi_n_shm;
+
 void rmpi_finalize(rmpi_t *w)
 {
+	for (int i = 0; w->mpi && i < rmpi_n_shm; i++) rmpi_shm_free(&rmpi_shms[i]);
+	rmpi_n_shm = 0;
 	if (w->mpi) MPI_Finalize();
 }
 
@@ -342,6 +350,31 @@ static uint64_t reads_sample(const rio_reads_t *r)
 	return h;
 }
 
+/* The reads' symbols held once per node: windows made by bcast_reads, freed by rmpi_finalize
+ * (every rank reaches it; a rank that freed its reads earlier must not wait for the others). */
+
+/* Collective: root's r->seq (n bytes) moved into a node-shared window on every rank; 0 when
+ * no node has two ranks (or RKTLCS_NO_SHARE), so each rank keeps its own copy. */
+static int share_seq(const rmpi_t *w, int root, rio_reads_t *r, uint64_t n)
+{
+	if (rk_tune.no_share || rmpi_n_shm == RMPI_MAX_SHM || !rmpi_any(w, w->local_size > 1)) return 0;
+	rmpi_shm_t *s = &rmpi_shms[rmpi_n_shm];
+	if (rmpi_shm_alloc(w, n, s) != RK_OK) return 0;
+	rmpi_n_shm++;
+	if (w->rank == root) {
+		memcpy(s->base, r->seq, n);
+		free(r->seq);
+	}
+	rmpi_shm_sync(w, s);
+	rmpi_shm_bcast(w, s, 0, n, root);
+	rmpi_shm_sync(w, s);
+	r->seq = s->base;
+	r->seq_shared = 1;
+	if (w->rank == 0 && s->shared)
+		rk_debug("reads: %.1f MB of sequence shared by %d ranks on this node", n / 1e6, s->node_size);
+	return 1;
+}
+
 /* Rank 0's reads (already read, st its status) to every rank. */
 static rk_status_t bcast_reads(const rmpi_t *w, int root, rio_reads_t *r, rk_status_t st, rmpi_clock_t *k)
 {
@@ -349,11 +382,12 @@ static rk_status_t bcast_reads(const rmpi_t *w, int root, rio_reads_t *r, rk_sta
 	uint64_t hdr[4] = { (uint64_t)r->n, (uint64_t)r->n_bases, 0, 0 };
 	if (w->rank == root) { hdr[2] = r->off[r->n]; hdr[3] = r->name_off[r->n]; }
 	if (MPI_Bcast(hdr, 4, MPI_UINT64_T, root, w->comm) != MPI_SUCCESS) rmpi_die(w, "broadcast");
+	const int shared = share_seq(w, root, r, hdr[2]);
 	if (w->rank != root) {
 		r->n = (int64_t)hdr[0]; r->n_bases = (int64_t)hdr[1];
 		r->off = malloc(sizeof(uint64_t) * (hdr[0] + 1));
 		r->name_off = malloc(sizeof(uint64_t) * (hdr[0] + 1));
-		r->seq = malloc(hdr[2] ? hdr[2] : 1);
+		if (!shared) r->seq = malloc(hdr[2] ? hdr[2] : 1);
 		r->names = malloc(hdr[3] ? hdr[3] : 1);
 		if (!r->off || !r->name_off || !r->seq || !r->names) {
 			rk_err("rank %d: out of memory for %llu bases", w->rank, (unsigned long long)hdr[1]);
@@ -362,7 +396,7 @@ static rk_status_t bcast_reads(const rmpi_t *w, int root, rio_reads_t *r, rk_sta
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	if (rmpi_bcast_bytes(r->off, 8 * (hdr[0] + 1), root, w->comm) || rmpi_bcast_bytes(r->name_off, 8 * (hdr[0] + 1), root, w->comm) ||
-	    rmpi_bcast_bytes(r->seq, hdr[2], root, w->comm) || rmpi_bcast_bytes(r->names, hdr[3], root, w->comm))
+	    (!shared && rmpi_bcast_bytes(r->seq, hdr[2], root, w->comm)) || rmpi_bcast_bytes(r->names, hdr[3], root, w->comm))
 		rmpi_die(w, "broadcast of the reads");
 	if (k) rmpi_clock_lap(k, RMPI_DIST);
 	return RK_OK;

@@ -49,15 +49,36 @@ typedef struct {
 	rio_ham_meta_t meta;
 	uint32_t *M;              /* matrix layouts: n x n on rank 0 */
 	int64_t written, size;    /* sparse: pairs written so far; ranks */
+	int started;              /* sparse: the output's head is written */
 } ham_gather_t;
 
+/* One piece of a rank's pairs (the JSON head with the first; the tail after the last piece of
+ * every rank, in ham_send_pairs). */
 static rk_status_t ham_take_pairs(void *ctx, int rank, const void *data, uint64_t n)
 {
 	ham_gather_t *g = ctx;
 	int64_t np = (int64_t)(n / sizeof(ham_pair_t));
-	rk_status_t st = rio_ham_write_pairs(g->out, &g->meta, g->r, data, np, g->written, rank == 0, rank == g->size - 1);
+	(void)rank;
+	if (!np && g->started) return RK_OK;
+	rk_status_t st = rio_ham_write_pairs(g->out, &g->meta, g->r, data, np, g->written, !g->started, 0);
+	g->started = 1;
 	g->written += np;
 	return st;
+}
+
+/* Each rank's sorted pairs to rank 0 in rank order, in pieces of rk_tune.ham_piece bytes (4 MB):
+ * rank 0 holds one piece of another rank's at a time, never its whole share. */
+static rk_status_t ham_send_pairs(const rmpi_t *w, ham_gather_t *g, const ham_pair_t *p, int64_t n, rk_status_t st)
+{
+	rmpi_pieces_t pc = { ham_take_pairs, g, RK_OK };
+	const int64_t k = (rk_tune.ham_piece > 0 ? rk_tune.ham_piece : 4ll << 20) / (int64_t)sizeof *p + 1;
+	int64_t q = 0;
+	for (; !st && n - q > k; q += k) rmpi_pieces_put(w, &pc, p + q, sizeof *p * (uint64_t)k);
+	if (st) q = n;
+	st = rmpi_pieces_end(w, &pc, p + q, sizeof *p * (uint64_t)(n - q), st);
+	if (w->rank == 0 && !st && (st = rio_ham_write_pairs(g->out, &g->meta, g->r, 0, 0, g->written, !g->started, 1)) != RK_OK)
+		rk_err("%s", rk_error());
+	return rmpi_agree(w, st);
 }
 
 static rk_status_t ham_take_band(void *ctx, int rank, const void *data, uint64_t n)
@@ -84,6 +105,8 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	int64_t n_pairs = 0, *bounds = 0;
 	int out_open = 0;
 	rmpi_be_t be;
+	rmpi_shm_t shm;
+	int have_shm = 0;
 	memset(&hs, 0, sizeof hs);
 	memset(&out, 0, sizeof out);
 
@@ -93,21 +116,27 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	memset(&reads, 0, sizeof reads);
 	if ((st = rmpi_check_outputs(w, outs, 2, &o->input, 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, &o->c, 1, 0, &be)) != RK_OK) return st;
-	if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads, &clk)) != RK_OK) goto done;
-	if (w->rank == 0 && (st = ham_check(o->input, &reads)) != RK_OK) rk_err("%s", rk_error());
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	ho.n_threads = be.g.n_threads = rmpi_threads(w, &o->c);
-	if ((st = ham_set_init(&hs, &reads, &ho)) != RK_OK) rk_err("%s", rk_error());
+	if (w->size > 1) {
+		/* read once, in parallel, compacted, one copy per node */
+		if ((st = rmpi_ham_load(w, o, &ho, &hs, &reads, &shm, &have_shm, &clk)) != RK_OK) goto done;
+	} else {
+		if ((st = rmpi_read_reads(w, o->input, o->keep_case, &reads, &clk)) != RK_OK) goto done;
+		if ((st = ham_check(o->input, &reads)) != RK_OK) rk_err("%s", rk_error());
+		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+		if ((st = ham_set_init(&hs, &reads, &ho)) != RK_OK) rk_err("%s", rk_error());
+		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	}
 	/* this rank's share of the pairs, each over the informative columns' words and planes */
 	const double npairs = (double)hs.n * (double)(hs.n - 1) / 2 / w->size;
 	rmpi_cost_t cj = { RMPI_W_HAM, npairs * (double)hs.stride, npairs, 8.0 * (double)hs.n * (double)hs.stride, 0, ho.n_threads, 0, 0 };
-	if (!st) rmpi_backend_cost(w, &o->c, &cj, &be);
+	rmpi_backend_cost(w, &o->c, &cj, &be);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
-	if (!bounds && !st) { rk_err("out of memory"); st = RK_ERES; }
+	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	rmpi_partition_tri(reads.n, w->size, bounds);
-	int64_t n = reads.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
-	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size };
+	rmpi_partition_tri(hs.n, w->size, bounds);
+	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
+	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
 
 	if (o->lay.max_dist >= 0) {
 		/* sparse: each band's pairs are sorted, bands are in row order */
@@ -126,7 +155,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 		}
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		/* rank 0 writes each rank's pairs as they come: gathering and writing are one stage */
-		if ((st = rmpi_gather_each(w, pairs, sizeof *pairs * (uint64_t)n_pairs, ham_take_pairs, &g)) != RK_OK) goto done;
+		if ((st = ham_send_pairs(w, &g, pairs, n_pairs, st)) != RK_OK) goto done;
 		rmpi_clock_lap(&clk, RMPI_GATHER);
 	} else {
 		/* matrix: rank 0 holds N x N; each rank computes its band of the upper triangle */
@@ -186,6 +215,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 done:
 	if (out_open) rio_out_abort(&out);
 	free(M); free(band); free(pairs); free(bounds);
+	if (have_shm) { hs.bits = 0; rmpi_shm_free(&shm); }
 	ham_set_free(&hs);
 	rio_reads_free(&reads);
 	return st;

@@ -22,4 +22,10 @@ rk_status_t ham_run_opt_check(const ham_run_opt_t *o);
 /* Collective; the status is agreed across ranks (every failure already logged). */
 rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o);
 
+/* Collective, several ranks (ham_load.c): the input read once, in parallel, checked as one
+ * rank checks it, and compacted into h (n sequences, bits in shm, held once per node: the
+ * caller frees shm when *have_shm, not h->bits). names: rank 0 gets every record's name. */
+rk_status_t rmpi_ham_load(const rmpi_t *w, const ham_run_opt_t *o, const ham_opt_t *ho, ham_set_t *h, rio_reads_t *names,
+                          rmpi_shm_t *shm, int *have_shm, rmpi_clock_t *clk);
+
 #endif

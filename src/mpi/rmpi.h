@@ -112,6 +112,28 @@ void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64
 /* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost. */
 void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds);
 
+/* ---- one copy per node (shm.c): data every rank of a node reads, held once by the node in
+ * an MPI-3 shared-memory window (MPI_Win_allocate_shared on MPI_COMM_TYPE_SHARED). A rank
+ * alone on its node, a plain process or RKTLCS_NO_SHARE has its own memory instead. ---- */
+typedef struct {
+	void *base;             /* the bytes, at one address per rank, the same memory on a node */
+	uint64_t bytes;
+	int shared;             /* base is a window shared by node_size ranks */
+	int node_rank, node_size;
+	MPI_Comm node, lead;    /* the ranks sharing base; the first rank of each node (else MPI_COMM_NULL) */
+	MPI_Win win;
+	int *lead_of;           /* world rank -> the rank in lead of its node's first rank */
+} rmpi_shm_t;
+/* Collective: bytes (+ 8) on every node; RK_ERES (logged) when a node cannot have them. */
+rk_status_t rmpi_shm_alloc(const rmpi_t *w, uint64_t bytes, rmpi_shm_t *s);
+/* Collective: every rank's stores into base are seen by the ranks of its node. */
+void rmpi_shm_sync(const rmpi_t *w, rmpi_shm_t *s);
+/* Collective: bytes [off, off + n) of base, written on the node of world rank `owner`, copied
+ * to every other node (between the nodes' first ranks; nothing on one node). rmpi_shm_sync
+ * afterwards shows them to the node's other ranks. */
+void rmpi_shm_bcast(const rmpi_t *w, rmpi_shm_t *s, uint64_t off, uint64_t n, int owner);
+void rmpi_shm_free(rmpi_shm_t *s);
+
 /* ---- stage timers: laps add to a stage; the report is one info line on rank 0 (the stages
  * and the spread of the ranks' compute times) and, with --stats FILE, a JSON file ---- */
 enum { RMPI_READ, RMPI_DIST, RMPI_COMPUTE, RMPI_GATHER, RMPI_WRITE, RMPI_STAGES };
