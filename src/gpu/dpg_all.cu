@@ -18,6 +18,7 @@
 #endif
 
 #define D_ALL_TILE (1ll << 22)   /* pairs enumerated, valued and filtered per round of launches */
+#define D_ALL_PINNED (1ll << 16)   /* hits a tile copies back through pinned memory (100 MB of it took tens of ms) */
 #define D_ALL_BYTES (sizeof(dpg_pair_t) + 8 + sizeof(rgpu_dp_hit_t))   /* device bytes per pair of a tile */
 
 struct rgpu_dp_all_s {
@@ -25,7 +26,8 @@ struct rgpu_dp_all_s {
 	int64_t n, tile;
 	int nc, cls;
 	dbuf_t codes, off, len, pairs, val, hits, cnt;
-	rgpu_dp_hit_t *hh;   /* pinned: a tile's hits */
+	rgpu_dp_hit_t *hh;   /* pinned: a tile's hits when at most hcap */
+	int64_t hcap;
 	unsigned long long *hcnt;
 };
 
@@ -171,7 +173,8 @@ extern "C" rk_status_t rgpu_dp_all_open(int mode, const rgpu_opt_t *g, const cha
 		if (!(st = dalloc(&h->X, &h->pairs, T * sizeof(dpg_pair_t), "a tile of pairs")) &&
 		    !(st = dalloc(&h->X, &h->val, T * 8, "a tile of pairs")) && !(st = dalloc(&h->X, &h->hits, T * sizeof(rgpu_dp_hit_t), "a tile of pairs")) &&
 		    !(st = dalloc(&h->X, &h->cnt, 8, "a tile of pairs"))) {
-			if (cudaMallocHost((void **)&h->hh, T * sizeof(rgpu_dp_hit_t)) != cudaSuccess || cudaMallocHost((void **)&h->hcnt, 8) != cudaSuccess) {
+			h->hcap = imin(h->tile, D_ALL_PINNED);
+			if (cudaMallocHost((void **)&h->hh, (size_t)h->hcap * sizeof(rgpu_dp_hit_t)) != cudaSuccess || cudaMallocHost((void **)&h->hcnt, 8) != cudaSuccess) {
 				cudaGetLastError();
 				rk_set_error("out of pinned host memory for a tile of pairs");
 				st = RK_ERES;
@@ -234,8 +237,6 @@ static rk_status_t all_tile(rgpu_dp_all_t *h, all_arg_t *a, rgpu_dp_hit_t **hits
 		m = (int64_t)*h->hcnt;
 	}
 	if (m > 0) {
-		CUDA_CHECK(cudaMemcpyAsync(h->hh, h->hits.p, (size_t)m * sizeof(rgpu_dp_hit_t), cudaMemcpyDeviceToHost, X->rt.st));
-		CUDA_CHECK(cudaStreamSynchronize(X->rt.st));
 		if (*nh + m > *cap) {
 			int64_t c = imax(*nh + m, 2 * *cap);
 			rgpu_dp_hit_t *x = (rgpu_dp_hit_t *)realloc(*hits, sizeof *x * (size_t)c);
@@ -243,8 +244,12 @@ static rk_status_t all_tile(rgpu_dp_all_t *h, all_arg_t *a, rgpu_dp_hit_t **hits
 			*hits = x;
 			*cap = c;
 		}
-		if (a->max_dist >= 0) qsort(h->hh, (size_t)m, sizeof *h->hh, cmp_hit);   /* compacted in any order */
-		memcpy(*hits + *nh, h->hh, sizeof *h->hh * (size_t)m);
+		/* few hits through the pinned buffer, many straight to the (pageable) result */
+		rgpu_dp_hit_t *to = m <= h->hcap ? h->hh : *hits + *nh;
+		CUDA_CHECK(cudaMemcpyAsync(to, h->hits.p, (size_t)m * sizeof(rgpu_dp_hit_t), cudaMemcpyDeviceToHost, X->rt.st));
+		CUDA_CHECK(cudaStreamSynchronize(X->rt.st));
+		if (a->max_dist >= 0) qsort(to, (size_t)m, sizeof *to, cmp_hit);   /* compacted in any order */
+		if (to == h->hh) memcpy(*hits + *nh, h->hh, sizeof *h->hh * (size_t)m);
 		*nh += m;
 	}
 	if (X->sp) X->sp->n_ichunk++;

@@ -87,6 +87,7 @@ typedef struct {
 
 uint64_t job_bytes(int mode, const bjob_t *j, int resident);
 int cmp_job(const void *x, const void *y);
+rk_status_t sort_jobs(bjob_t *jobs, int64_t m);   /* cmp_job's order, for jobs in increasing src */
 rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *src, const char *what);
 
 /* dpg_long.cu: passes of the long kernel (res: each pass's last strip), bands, the bound */

@@ -12,7 +12,9 @@
 
 #define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
 #define PAIR_BLOCK_PAIRS_GPU (1 << 17)  /* ... on the GPU, where a block's values are computed by a helper
-                                         * thread while the block before is formatted (pair_submit) */
+                                         * thread while the blocks before are formatted (pair_submit) */
+#define PAIR_NBLK 3                     /* blocks at once: one filled, up to two on the GPU (their host
+                                         * work, packing and sorting, is most of a block's time) */
 #define PAIR_FMT_ROWS 2048              /* rows of a block formatted by one thread */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells (CPU) */
 #define PAIR_BLOCK_CELLS_GPU (1ll << 38) /* ... (GPU: long pairs are valued many a launch, up to as many as
@@ -60,6 +62,7 @@ typedef struct {
 	pthread_t thr;
 	int live;
 	rk_status_t st;
+	rgpu_stats_t gs;          /* the GPU call's, added to the job's once done */
 	struct pair_job_s *j;
 } pair_blk_t;
 
@@ -75,7 +78,7 @@ typedef struct pair_job_s {
 	int64_t n_items, n_rows, n_split;
 	double *cost;             /* the split's cost of each item */
 	int64_t *bounds;
-	pair_blk_t blk[2];        /* the block being filled (cur) and the one computing or done */
+	pair_blk_t blk[PAIR_NBLK]; /* the block being filled (cur), then the ones computing or done, oldest first */
 	int cur;
 	aln_near_t *near;         /* --all --max-dist: candidates of rows [nq0, nq1): js[noff[q - nq0] ..] */
 	int64_t *js, *noff, nq0, nq1;
@@ -161,14 +164,20 @@ static void *pair_blk_gpu(void *arg)
 {
 	pair_blk_t *k = arg;
 	const rmpi_pairs_t *s = k->j->s;
-	k->st = s->mode.gpu(s->mode.algo, k->p, k->n, &k->j->be.g, k->val, k->paths, &k->j->be.stats);
+	k->st = s->mode.gpu(s->mode.algo, k->p, k->n, &k->j->be.g, k->val, k->paths, &k->gs);
 	return 0;
 }
 
 /* a GPU block's values are in (k->st): under auto, the CPU redoes them when the GPU failed */
 static rk_status_t pair_blk_done(pair_job_t *j, pair_blk_t *k)
 {
-	if (k->live) pthread_join(k->thr, 0);
+	if (k->live) {
+		pthread_join(k->thr, 0);
+		rgpu_stats_t *t = &j->be.stats;
+		t->kernel_s += k->gs.kernel_s; t->total_s += k->gs.total_s; t->n_launch += k->gs.n_launch;
+		t->n_ichunk += k->gs.n_ichunk; t->n_jchunk += k->gs.n_jchunk; t->n_meet += k->gs.n_meet; t->n_fewer += k->gs.n_fewer;
+		if (k->gs.dev_bytes > t->dev_bytes) t->dev_bytes = k->gs.dev_bytes;
+	}
 	k->live = 0;
 	if (!k->st) return RK_OK;
 	rk_status_t st = k->st;
@@ -204,14 +213,14 @@ static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 }
 
 /* The block being filled is full (or the last): computed and formatted. On the GPU its
- * values are computed by a helper thread while the block before, now done, is formatted
- * here: the host's formatting (and the next block's enumeration) hides behind the device's
- * packing, copies and launches. pair_drain finishes the block in flight. */
+ * values are computed by a helper thread (each call with its own stream) while the oldest of
+ * the blocks before, now done, is formatted here: the host's formatting (and the next block's
+ * enumeration) hides behind the GPU calls, two at once. pair_drain finishes those in flight. */
 static rk_status_t pair_submit(pair_job_t *j)
 {
-	pair_blk_t *k = &j->blk[j->cur], *o = &j->blk[!j->cur];
+	pair_blk_t *k = &j->blk[j->cur], *o = &j->blk[(j->cur + 1) % PAIR_NBLK];
 	rk_status_t st = RK_OK;
-	if (o->live || o->n) {   /* the block before: its values, before the GPU takes another */
+	if (o->live || o->n) {   /* the oldest block: its values, before the GPU takes another */
 		st = pair_blk_done(j, o);
 		if (st) return st;
 	}
@@ -219,23 +228,29 @@ static rk_status_t pair_submit(pair_job_t *j)
 	if (j->be.use_gpu && j->s->mode.gpu) {
 		k->j = j;
 		k->st = RK_OK;
+		rgpu_warm_join();   /* here, not in two helper threads at once (rgpu_rt_init joins it too) */
 		if (pthread_create(&k->thr, 0, pair_blk_gpu, k) == 0) k->live = 1;
 		else pair_blk_gpu(k);
 	} else st = pair_blk_cpu(j, k);
 	if (!st && o->n) st = pair_blk_format(j, o);
 	pair_blk_free(o);
-	j->cur = !j->cur;
+	j->cur = (j->cur + 1) % PAIR_NBLK;
 	return st;
 }
 
-/* the block in flight (or done, unformatted): its values and rows; fmt 0 after an error */
+/* the blocks in flight (or done, unformatted), oldest first: their values and rows; fmt 0
+ * after an error (each is still waited for) */
 static rk_status_t pair_drain(pair_job_t *j, int fmt)
 {
-	pair_blk_t *o = &j->blk[!j->cur];
 	rk_status_t st = RK_OK;
-	if (o->live || o->n) st = pair_blk_done(j, o);
-	if (!st && fmt && o->n) st = pair_blk_format(j, o);
-	pair_blk_free(o);
+	for (int d = 1; d < PAIR_NBLK; d++) {
+		pair_blk_t *o = &j->blk[(j->cur + d) % PAIR_NBLK];
+		rk_status_t so = RK_OK;
+		if (o->live || o->n) so = pair_blk_done(j, o);
+		if (!st) st = so;
+		if (!st && fmt && o->n) st = pair_blk_format(j, o);
+		pair_blk_free(o);
+	}
 	return st;
 }
 
@@ -322,7 +337,7 @@ static rk_status_t pair_open(pair_job_t *j)
 {
 	rk_status_t st = RK_OK;
 	j->nth = j->be.g.n_threads = rmpi_threads(j->w, j->s->c);
-	for (int b = 0; b < 2; b++) {
+	for (int b = 0; b < PAIR_NBLK; b++) {
 		j->blk[b].ai = malloc(sizeof *j->blk[b].ai * PAIR_BLOCK_PAIRS_GPU);
 		j->blk[b].bi = malloc(sizeof *j->blk[b].bi * PAIR_BLOCK_PAIRS_GPU);
 		if (!j->blk[b].ai || !j->blk[b].bi) { rk_err("out of memory"); st = RK_ERES; }
@@ -606,7 +621,7 @@ static void pair_job_free(pair_job_t *j)
 {
 	if (j->out_open) rio_out_abort(&j->out);
 	rio_buf_free(&j->rows);
-	free(j->bounds); free(j->cost); free(j->blk[0].ai); free(j->blk[0].bi); free(j->blk[1].ai); free(j->blk[1].bi); free(j->js); free(j->noff); free(j->seqs); free(j->lens);
+	free(j->bounds); free(j->cost); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
 	aln_near_free(j->near);
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_dp_all_close(j->allg);
