@@ -7,7 +7,8 @@
 #        (the same, rkt only, against a build of an older src/ carried in .deps/old/src: e.g.
 #        `git archive 95b8251 src | tar -x -C .deps/old`; shows what a fix changed),
 #        sanitize (all four compute-sanitizer tools on every kernel, SAN_WORK of: rkt (walk-twice, chunked)
-#        rktonce (walk-once) rktipc (walk-once on 2 ranks, summed between the devices) ham hampairs; run it after every kernel change),
+#        rktonce (walk-once) rktipc (walk-once on 2 ranks, summed between the devices) ham hampairs levall (lev --all, every pair
+#        on the device) levpairs (lev batches through the pair pipeline); run it after every kernel change),
 #        quick (5k timings), bench (jobs/bench-rkt-gpu.sh), hamrandom (hamming vs naive, auto =
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
 #        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
@@ -47,6 +48,13 @@ for stage in "$@"; do
 		head -12 .deps/data/mers46_parsnp_core.fasta | cut -c1-3000 > /tmp/san_h.fa
 		./build-gpu/rktlcs hamming /tmp/san_h.fa --backend cpu -q -o /tmp/san_h_ref.tsv
 		./build-gpu/rktlcs hamming /tmp/san_h.fa --max-dist 20 --backend cpu -q -o /tmp/san_hp_ref.tsv
+		# lev --all with every pair on the device (dpg_all.cu: tiles forced small by a device-memory
+		# limit) and lev/lcs batches through the pair pipeline (a helper thread computes block k
+		# while block k-1 is formatted): 300 mixed reads with a 5% copy each, 150k pairs of 150 bp (two blocks)
+		./build-gpu/tests/rkt_genpairs 150 150 5 11 /tmp/san_la1.fa /tmp/san_la2.fa > /dev/null && cat /tmp/san_la1.fa /tmp/san_la2.fa > /tmp/san_la.fa
+		./build-gpu/tests/rkt_genpairs 150000 150 5 12 /tmp/san_pa.fa /tmp/san_pb.fa > /dev/null
+		RKTLCS_ALL_NOFILTER=1 ./build-gpu/rktlcs lev --all /tmp/san_la.fa --max-dist 12 --backend cpu -q -o /tmp/san_la_ref.tsv
+		./build-gpu/rktlcs lev /tmp/san_pa.fa /tmp/san_pb.fa --backend cpu -q -o /tmp/san_lp_ref.tsv
 		for tool in memcheck racecheck initcheck synccheck; do
 			for w in ${SAN_WORK:-rkt rktonce rktipc ham hampairs}; do
 				pre=()
@@ -57,16 +65,19 @@ for stage in "$@"; do
 				rktonce) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				ham) args=(hamming /tmp/san_h.fa --backend gpu -q -o /tmp/san_h.tsv); ref=/tmp/san_h_ref.tsv; got=/tmp/san_h.tsv ;;
 				hampairs) args=(hamming /tmp/san_h.fa --max-dist 20 --backend gpu -q -o /tmp/san_hp.tsv); ref=/tmp/san_hp_ref.tsv; got=/tmp/san_hp.tsv ;;
+				levall) pre=(env RKTLCS_ALL_NOFILTER=1)
+					args=(lev --all /tmp/san_la.fa --max-dist 12 --backend gpu --device-memory 2M -q -o /tmp/san_la.tsv); ref=/tmp/san_la_ref.tsv; got=/tmp/san_la.tsv ;;
+				levpairs) args=(lev /tmp/san_pa.fa /tmp/san_pb.fa --backend gpu -q -o /tmp/san_lp.tsv); ref=/tmp/san_lp_ref.tsv; got=/tmp/san_lp.tsv ;;
 				esac
 				rm -f "$got"
 				sl=${SAN_LOGDIR:-$OUT}/sanitize-$tool-$w.log
 				mkdir -p "$(dirname "$sl")"
 				# initcheck cannot see another process initialise the memory a rank maps through CUDA
 				# IPC (each rank's own initcheck covers its memset and kernels): API copies unchecked
-				extra=(); [ -n "${pre:-}" ] && [ $tool = initcheck ] && extra=(--check-api-memory-access no)
-				"${pre[@]}" compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 9 --log-file "$sl${pre:+.%p}" ./build-gpu/rktlcs "${args[@]}"
-				[ -z "${pre:-}" ] || cat "$sl".* > "$sl" 2>/dev/null
+				extra=(); [ "${pre:-}" = mpirun ] && [ $tool = initcheck ] && extra=(--check-api-memory-access no)
+				"${pre[@]}" compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 9 --log-file "$sl$([ "${pre:-}" = mpirun ] && echo .%p)" ./build-gpu/rktlcs "${args[@]}"
 				r=$?
+				[ "${pre:-}" != mpirun ] || cat "$sl".* > "$sl" 2>/dev/null
 				sum=$(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$sl" | head -2 | tr '\n' ' ')
 				[ $r -eq 0 ] || cp "$sl" "$OUT/" 2>/dev/null
 				cmp -s "$ref" "$got" && same="output = cpu" || { same="OUTPUT DIFFERS"; rc=1; }

@@ -9,7 +9,8 @@
  * rounds), 2-chunk rings and 1-word chunks; long pairs (10 kb, 100 kb, 1 Mb, random and 1%
  * divergent) with and without paths; the slab pass on blocks cut out of real DPs; a tiny
  * device-memory limit that forces chunking, and one too small for anything (RK_ERES, a message,
- * no crash); timings.
+ * no crash); lev --all on the device (every pair of random and adversarial reads, against the CPU);
+ * timings.
  *
  * Usage: test_gpu_dp [N_RANDOM [SEED]]   the test (exit 77 without CUDA or without a device)
  *        test_gpu_dp bench               the benchmark table (device kernel times)
@@ -880,6 +881,106 @@ static void sec_memory(void)
 }
 
 /* ---- timings and the benchmark ---- */
+/* ---- lev --all on the device (dpg_all.cu) ---- */
+
+/* one check: the pairs of rows [r0, r1) kept by the device against every pair on the CPU */
+static void all_check(int lcs, char **seq, const int64_t *len, int64_t n, int64_t k, int64_t md, int64_t r0, int64_t r1,
+                      rgpu_dp_all_t *h, const char *what)
+{
+	rgpu_dp_hit_t *hit = 0;
+	int64_t nh = 0, at = 0, bad = 0;
+	n_checks++;
+	CHECK(rgpu_dp_all_rows(h, k, md, r0, r1, &hit, &nh) == RK_OK, "%s: rgpu_dp_all_rows: %s", what, rk_error());
+	for (int64_t i = r0; i < r1; i++)
+		for (int64_t j = i + 1; j < n; j++) {
+			int64_t v;
+			if (lcs) {
+				lcs_opt_t o;
+				lcs_opt_init(&o);
+				lcs_pair(&o, seq[i], len[i], seq[j], len[j], &v, 0);
+			} else {
+				lev_opt_t o;
+				lev_opt_init(&o);
+				o.k = k;
+				lev_pair(&o, seq[i], len[i], seq[j], len[j], &v, 0);
+			}
+			if (md >= 0 && (v < 0 || v > md)) continue;
+			if (at >= nh || hit[at].i != i || hit[at].j != j || hit[at].v != v) {
+				if (bad++ < 3)
+					CHECK(0, "%s (%s, %lld reads, k %lld, max-dist %lld, rows %lld-%lld): pair (%lld, %lld) cpu %lld, gpu %s (%lld, %lld) %lld",
+					      what, lcs ? "lcs" : "lev", (long long)n, (long long)k, (long long)md, (long long)r0, (long long)r1,
+					      (long long)i, (long long)j, (long long)v, at < nh ? "has" : "ends,", at < nh ? (long long)hit[at].i : -1ll,
+					      at < nh ? (long long)hit[at].j : -1ll, at < nh ? (long long)hit[at].v : -1ll);
+				while (at < nh && (hit[at].i < i || (hit[at].i == i && hit[at].j <= j))) at++;
+				continue;
+			}
+			at++;
+		}
+	CHECK(bad || at == nh, "%s: %lld pairs more on the gpu", what, (long long)(nh - at));
+	free(hit);
+}
+
+/* a set of reads, every mode, threshold, row range and tile size */
+static void all_set(char **seq, int64_t *len, int64_t n, const char *what)
+{
+	static const int64_t mds[] = { -1, 0, 3, 10 };
+	static const int64_t tiles[] = { 0, 97, 1000 };
+	for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
+		rgpu_dp_tune.all_tile = tiles[t];
+		for (int lcs = 0; lcs < 2; lcs++) {
+			rgpu_dp_all_t *h = 0;
+			rgpu_stats_t st;
+			CHECK(rgpu_dp_all_open(lcs, &G0, (const char *const *)seq, len, n, &h, &st) == RK_OK, "%s: open: %s", what, rk_error());
+			CHECK(h != 0, "%s: the reads did not suit the device path", what);
+			if (!h) continue;
+			for (size_t q = 0; q < sizeof mds / sizeof mds[0]; q++) {
+				if (lcs && mds[q] >= 0) continue;
+				const int64_t md = mds[q], k = md >= 0 ? md : q & 1 ? 5 : -1;
+				const int64_t c = tu_range(0, n);
+				all_check(lcs, seq, len, n, k, md, 0, c, h, what);     /* two ranges cut anywhere */
+				all_check(lcs, seq, len, n, k, md, c, n, h, what);
+			}
+			rgpu_dp_all_close(h);
+		}
+	}
+	tune_reset();
+}
+
+static void sec_all(int64_t n)
+{
+	sect_begin("--all on the device");
+	char **seq = calloc((size_t)n + 2, sizeof *seq);
+	int64_t *len = calloc((size_t)n + 2, sizeof *len);
+	/* random: lengths 0-300 (some empty or tiny), N and IUPAC codes, duplicates and close copies */
+	for (int64_t i = 0; i < n; i++) {
+		int64_t l = tu_range(0, 7) == 0 ? tu_range(0, 3) : tu_range(emu ? 20 : 100, emu ? 120 : 300);
+		seq[i] = malloc((size_t)(2 * l + 1200));
+		const int64_t src = i ? tu_range(0, i - 1) : 0;
+		const int r = (int)tu_range(0, 5);
+		if (i && r == 0) { len[i] = len[src]; memcpy(seq[i], seq[src], (size_t)len[src] + 1); }
+		else if (i && r == 1 && len[src]) len[i] = dt_mutate(seq[src], len[src], seq[i], (int)tu_range(0, 3), (int)tu_range(1, 6), 4, 3);
+		else { len[i] = l; dt_random(seq[i], l, 4, i % 3 ? 0 : 10); }
+	}
+	all_set(seq, len, n, "random reads");
+	/* adversarial: every read the same; then one read of 4096 bases (the widest class) among
+	 * short ones, and one of every byte but 0 (256 codes) */
+	const int64_t m = emu ? 12 : 60;
+	for (int64_t i = 1; i < m; i++) { len[i] = len[0]; memcpy(seq[i], seq[0], (size_t)len[0] + 1); }
+	all_set(seq, len, m, "identical reads");
+	free(seq[3]); seq[3] = malloc(4097); dt_random(seq[3], 4096, 4, 5); len[3] = 4096;
+	free(seq[5]); seq[5] = malloc(256); for (int c = 1; c < 256; c++) seq[5][c - 1] = (char)c; seq[5][255] = 0; len[5] = 255;
+	all_set(seq, len, m, "a read of 4096 and one of 255 bytes");
+	/* a read over 4096 bases: not for this path (the caller takes the general one) */
+	free(seq[3]); seq[3] = malloc(4098); dt_random(seq[3], 4097, 4, 0); len[3] = 4097;
+	rgpu_dp_all_t *h = (rgpu_dp_all_t *)1;
+	rgpu_stats_t st;
+	n_checks++;
+	CHECK(rgpu_dp_all_open(0, &G0, (const char *const *)seq, len, m, &h, &st) == RK_OK && !h, "a read of 4097: not declined");
+	for (int64_t i = 0; i < n; i++) free(seq[i]);
+	free(seq); free(len);
+	sect_end();
+}
+
 static double last_total;   /* time_pair's whole call: texts up, kernels, the meeting's walk */
 static int64_t last_meet;   /* ... and its meetings */
 static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
@@ -1101,6 +1202,7 @@ int main(int argc, char **argv)
 	if (want("meet")) sec_meet(emu ? 80 : 400);
 	if (want("group")) sec_group(emu ? 30 : 200);
 	if (want("long")) sec_long();
+	if (want("all")) sec_all(emu ? 40 : 300);
 	if (!emu && want("timings")) sec_timings();
 	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);
 	return tu_done("test_gpu_dp");

@@ -44,6 +44,49 @@ int cmp_job(const void *x, const void *y)
 	return a->src < b->src ? -1 : a->src > b->src;
 }
 
+/* cmp_job's order for jobs that come in increasing src: a stable LSD radix sort on (class,
+ * nc class, lb, la), 16 bits a pass, passes whose digit never changes skipped. qsort took
+ * ~25 ms a block of 65,536 pairs of 150 bp (0.4 s of the 0.45 s of 1M pairs on an H100). */
+rk_status_t sort_jobs(bjob_t *jobs, int64_t m)
+{
+	if (m < 2) return RK_OK;
+	uint64_t *key = (uint64_t *)malloc(sizeof(uint64_t) * (size_t)m * 2);
+	int64_t *ix = (int64_t *)malloc(sizeof(int64_t) * (size_t)m * 2);
+	bjob_t *tmp = (bjob_t *)malloc(sizeof(bjob_t) * (size_t)m);
+	int64_t *cnt = (int64_t *)malloc(sizeof(int64_t) << 16);
+	rk_status_t st = RK_OK;
+	if (!key || !ix || !tmp || !cnt) { rk_set_error("out of memory sorting %lld pairs", (long long)m); st = RK_ERES; goto done; }
+	{
+		uint64_t *k0 = key, *k1 = key + m, any = 0, all = ~0ull;
+		int64_t *i0 = ix, *i1 = ix + m;
+		for (int64_t q = 0; q < m; q++) {
+			const bjob_t *j = &jobs[q];
+			k0[q] = (uint64_t)j->cls << 46 | (uint64_t)nc_class(j->nc) << 44 | (uint64_t)j->lb << 13 | (uint64_t)j->la;
+			i0[q] = q;
+			any |= k0[q];
+			all &= k0[q];
+		}
+		for (int sh = 0; sh < 64; sh += 16) {
+			if (!(((any ^ all) >> sh) & 0xffff)) continue;   /* every key has the same digit */
+			memset(cnt, 0, sizeof(int64_t) << 16);
+			for (int64_t q = 0; q < m; q++) cnt[(k0[q] >> sh) & 0xffff]++;
+			for (int64_t d = 0, acc = 0; d < (1 << 16); d++) { const int64_t c = cnt[d]; cnt[d] = acc; acc += c; }
+			for (int64_t q = 0; q < m; q++) {
+				const int64_t at = cnt[(k0[q] >> sh) & 0xffff]++;
+				k1[at] = k0[q];
+				i1[at] = i0[q];
+			}
+			uint64_t *tk = k0; k0 = k1; k1 = tk;
+			int64_t *ti = i0; i0 = i1; i1 = ti;
+		}
+		for (int64_t q = 0; q < m; q++) tmp[q] = jobs[i0[q]];
+		memcpy(jobs, tmp, sizeof *jobs * (size_t)m);
+	}
+done:
+	free(key); free(ix); free(tmp); free(cnt);
+	return st;
+}
+
 #define D_SLACK (8 * D_ALIGN)   /* arena bytes beyond the jobs': the alignment of its seven parts */
 
 /* The arena of run_batch: what the jobs need, at most what is left of the budget, and 1 GB

@@ -9,6 +9,8 @@
  *   dpg_value.cu   the value of long pairs: one pass, two passes meeting, groups of pairs
  *   dpg_hirsch.cu  paths of long pairs (or of large column stores) by Hirschberg
  *   dpg_slab.cu    the band, slab and half of a pair split over ranks (rgpu_dp_band / _slab / _half)
+ *   dpg_all.cu     every pair of one set of reads (lev --all): reads up once, pairs enumerated,
+ *                  valued and filtered on the device (rgpu_dp_all_*)
  * The kernels and their launches are dpg_kernel.cu (dpg_kern.h), the host-side helpers
  * (codes, crossings, edges) dpg_host.c. Every device operation of a call goes to the stream
  * of its context (rgpu_rt_t). */
@@ -85,6 +87,7 @@ typedef struct {
 
 uint64_t job_bytes(int mode, const bjob_t *j, int resident);
 int cmp_job(const void *x, const void *y);
+rk_status_t sort_jobs(bjob_t *jobs, int64_t m);   /* cmp_job's order, for jobs in increasing src */
 rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *src, const char *what);
 
 /* dpg_long.cu: passes of the long kernel (res: each pass's last strip), bands, the bound */

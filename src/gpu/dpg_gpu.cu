@@ -54,7 +54,7 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 	int64_t *idx = 0, *lng = 0, nj = 0, nlong = 0;
 	int *nc = 0;
 	uint8_t *ldone = 0;
-	double t_ctx = 0;
+	double t_ctx = 0, t_sort = 0;
 	const int64_t bmax = imin(tune_or(rgpu_dp_tune.batch_max_la, D_BATCH_MAX_LA), D_BATCH_MAX_LA);
 	const int64_t lcells = tune_or(rgpu_dp_tune.long_cells, D_LONG_CELLS), pcells = tune_or(rgpu_dp_tune.path_cells, D_PATH_CELLS);
 	idx = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
@@ -101,11 +101,14 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 			}
 			m++;
 		}
-		qsort(jobs, (size_t)m, sizeof *jobs, cmp_job);
+		if ((st = sort_jobs(jobs, m))) goto done;
+		t_sort = rk_realtime() - t0;
 		bsrc_t bs;
 		bs.p = p;
 		bs.dcodes = 0;
 		if ((st = run_batch(&X, jobs, m, &bs, "a batch of pairs"))) goto done;
+		rk_debug("gpu %s: %lld batch pairs: device ready at %.3f s, jobs sorted at %.3f s, batches done at %.3f s (kernels %.3f s)",
+		         mode == DPG_LEV ? "lev" : "lcs", (long long)m, t_ctx, t_sort, rk_realtime() - t0, sp->kernel_s);
 		for (int64_t q = 0; q < m; q++) {
 			const int64_t i = jobs[q].src;
 			if (k >= 0 && val[i] > k) {

@@ -37,6 +37,7 @@ typedef struct {
 	                       * many as the resident warps hold] */
 	int fewer_warps;      /* -1: a warp for every strip at work in wide passes [0: fewer, at 4 words per lane,
 	                       * from a million rows and a block's warps on every SM at work (dpg_long.cu)] */
+	int64_t all_tile;     /* --all on the device (dpg_all.cu): pairs per tile [2^22, less when the budget is smaller] */
 	int meet;             /* long pair values: 1 always by two passes meeting at the middle column, -1 never
 	                       * [0: when both passes' strips at work at once fit in the resident warps] */
 } rgpu_dp_tune_t;
@@ -73,6 +74,25 @@ rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t l
  * h0/h1 hold the half's c or lb - c columns; edges as rgpu_dp_slab's, owned by the caller. */
 rk_status_t rgpu_dp_half(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
                          int64_t k, int64_t band[2], uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
+
+/* lev --all on the device (dpg_all.cu): the reads uploaded once, the pairs (i, j > i) of a
+ * range of rows enumerated, valued and filtered there. A pair kept: its rows and value (lev
+ * -1 above k). */
+typedef struct {
+	int64_t i, j, v;
+} rgpu_dp_hit_t;
+typedef struct rgpu_dp_all_s rgpu_dp_all_t;
+/* The n reads on the device; *h NULL (RK_OK) when they do not suit this path (a read over
+ * 4096 bases, fewer than two reads, or too little device memory): the caller then values their
+ * pairs as any others (rgpu_dp_batch). */
+rk_status_t rgpu_dp_all_open(int mode, const rgpu_opt_t *g, const char *const *seqs, const int64_t *lens, int64_t n,
+                             rgpu_dp_all_t **h, rgpu_stats_t *st);
+/* The pairs (i, j), r0 <= i < r1, i < j < n, whose value v (lev: -1 above k when k >= 0) is
+ * kept: every pair when max_dist < 0, else those with 0 <= v <= max_dist; in (i, j) order, in
+ * *hits (malloc'ed, the caller frees it; NULL when none). */
+rk_status_t rgpu_dp_all_rows(rgpu_dp_all_t *h, int64_t k, int64_t max_dist, int64_t r0, int64_t r1, rgpu_dp_hit_t **hits,
+                             int64_t *nhits);
+void rgpu_dp_all_close(rgpu_dp_all_t *h);
 #endif
 
 #ifdef __cplusplus

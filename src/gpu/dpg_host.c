@@ -48,6 +48,13 @@ void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads
 	}
 }
 
+void dpg_encode_many(const uint8_t map[256], const char *const *seqs, const int64_t *lens, int64_t n, const int64_t *off, uint8_t *buf,
+                     int threads)
+{
+	#pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads(threads))
+	for (int64_t i = 0; i < n; i++) dpg_encode(map, seqs[i], lens[i], 0, buf + off[i]);
+}
+
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads)
 {
 	/* with rev: a few long pairs (a launch's group), one each */

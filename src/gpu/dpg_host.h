@@ -20,6 +20,9 @@ int dpg_map(const char *a, int64_t la, uint8_t map[256]);
 /* codes of s[0, n) into out, reversed when rev */
 void dpg_encode(const uint8_t map[256], const char *s, int64_t n, int rev, uint8_t *out);
 
+/* the codes of seqs[i] (lens[i] bytes) under one map at buf + off[i], i < n */
+void dpg_encode_many(const uint8_t map[256], const char *const *seqs, const int64_t *lens, int64_t n, const int64_t *off, uint8_t *buf,
+                     int threads);
 /* nc (as dpg_map) of the A of pairs p[idx[i]], i < m, into nc[i]; threads <= 0: OpenMP default */
 void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads, int *nc);
 /* the codes of A and then B of pairs p[idx[i]] at buf + off[i], each under its own map; with

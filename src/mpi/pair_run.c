@@ -2,12 +2,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <pthread.h>
 #include "mpi/pair_run.h"
 #include "mpi/split_run.h"
 #include "algo/near.h"
 #include "algo/aln.h"
+#ifdef RKTLCS_HAVE_CUDA
+#include "gpu/dpg_gpu.h"
+#endif
 
 #define PAIR_BLOCK_PAIRS 65536          /* pairs computed (and their paths kept) at once */
+#define PAIR_BLOCK_PAIRS_GPU (1 << 17)  /* ... on the GPU, where a block's values are computed by a helper
+                                         * thread while the blocks before are formatted (pair_submit) */
+#define PAIR_NBLK 3                     /* blocks at once: one filled, up to two on the GPU (their host
+                                         * work, packing and sorting, is most of a block's time) */
+#define PAIR_FMT_ROWS 2048              /* rows of a block formatted by one thread */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells (CPU) */
 #define PAIR_BLOCK_CELLS_GPU (1ll << 38) /* ... (GPU: long pairs are valued many a launch, up to as many as
                                          * its resident warps hold: 26 of 30 kb on an H100) */
@@ -17,6 +26,7 @@
 #define PAIR_NEAR_SLOTS (1ll << 24)     /* ... fewer when rows x reads (the most candidates) exceeds this */
 #define PAIR_CHUNK (4 << 20)            /* bytes of rows a rank holds before they go to rank 0 */
 #define PAIR_ROUND (PAIR_CHUNK / 2)     /* bytes of rows a rank makes in a round, as far as foreseen */
+#define PAIR_ALL_PAIRS (1ll << 22)     /* --all on the device: pairs of the rows valued at once (one tile) */
 #define PAIR_FIRST 4096.0               /* pairs a rank in the first round, before the size of a row is known */
 
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
@@ -43,8 +53,22 @@ static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
 	return rio_buf_write(&b, g->out->fp, rio_out_name(g->out));
 }
 
-/* One run of the driver: its inputs, the split, the output and the tallies. */
+/* A block of pairs (ai[q], bi[q]), q < n: the pairs, their values and paths; on the GPU
+ * computed by a helper thread (thr, live) into st. */
 typedef struct {
+	int64_t n, *ai, *bi;
+	aln_pair_t *p;
+	int64_t *val;
+	aln_path_t *paths;
+	pthread_t thr;
+	int live;
+	rk_status_t st;
+	rgpu_stats_t gs;          /* the GPU call's, added to the job's once done */
+	struct pair_job_s *j;
+} pair_blk_t;
+
+/* One run of the driver: its inputs, the split, the output and the tallies. */
+typedef struct pair_job_s {
 	const rmpi_t *w;
 	const rmpi_pairs_t *s;
 	double t0, cells, n_cand, done_cost;
@@ -54,7 +78,9 @@ typedef struct {
 	int nth;
 	int64_t n_items, n_rows, n_split;
 	double *cost;             /* the split's cost of each item */
-	int64_t *bounds, *ai, *bi;
+	int64_t *bounds;
+	pair_blk_t blk[PAIR_NBLK]; /* the block being filled (cur), then the ones computing or done, oldest first */
+	int cur;
 	aln_near_t *near;         /* --all --max-dist: candidates of rows [nq0, nq1): js[noff[q - nq0] ..] */
 	int64_t *js, *noff, nq0, nq1;
 	const char **seqs;
@@ -69,6 +95,11 @@ typedef struct {
 	rmpi_pieces_t *pieces;    /* this round's gather */
 	uint64_t flushed;         /* bytes of this round's rows that went to rank 0 before its end */
 	double per_pair, last;    /* bytes of output a pair and pairs in the last round (0: none yet) */
+#ifdef RKTLCS_HAVE_CUDA
+	rgpu_dp_all_t *allg;      /* --all on the device: the reads there (pair_all_gpu) */
+#endif
+	int all_off;              /* ... not used: the reads do not suit it, or it failed under auto */
+	double *suf;              /* ... bases of the reads after i */
 } pair_job_t;
 
 /* Rows past PAIR_CHUNK bytes go to rank 0 now: rank 0's to the output at once, another rank's
@@ -84,54 +115,143 @@ static rk_status_t pair_flush(pair_job_t *j)
 	return st;
 }
 
-/* Compute pairs (ai[q], bi[q]) for q in [0, n) and format their rows into j->rows. */
-static rk_status_t pair_block(pair_job_t *j, int64_t n)
+/* the block's pairs, values and paths (as many as its ai, bi) */
+static rk_status_t pair_blk_prep(pair_job_t *j, pair_blk_t *k)
+{
+	const rio_reads_t *A = &j->A, *B = j->Bp;
+	const int64_t n = k->n, m = n ? n : 1;
+	k->p = malloc(sizeof *k->p * (size_t)m);
+	k->val = malloc(sizeof *k->val * (size_t)m);
+	k->paths = j->s->mode.want_path ? calloc((size_t)m, sizeof *k->paths) : 0;
+	if (!k->p || !k->val || (j->s->mode.want_path && !k->paths)) {
+		rk_err("out of memory for a block of %lld pairs", (long long)n);
+		return RK_ERES;
+	}
+	for (int64_t q = 0; q < n; q++) {
+		aln_pair_t *x = &k->p[q];
+		x->a = rio_seq(A, k->ai[q]); x->la = rio_len(A, k->ai[q]);
+		x->b = rio_seq(B, k->bi[q]); x->lb = rio_len(B, k->bi[q]);
+		j->cells += (double)x->la * (double)x->lb;
+	}
+	return RK_OK;
+}
+
+static void pair_blk_free(pair_blk_t *k)
+{
+	if (k->paths) for (int64_t q = 0; q < k->n; q++) aln_path_free(&k->paths[q]);
+	free(k->p); free(k->val); free(k->paths);
+	k->p = 0; k->val = 0; k->paths = 0;
+	k->n = 0;
+}
+
+/* the block's values on the CPU: the long pairs alone, with every thread; the rest as a batch */
+static rk_status_t pair_blk_cpu(pair_job_t *j, pair_blk_t *k)
+{
+	const rmpi_pairs_t *s = j->s;
+	const aln_pair_t *p = k->p;
+	rk_status_t st = RK_OK;
+	int64_t q0 = 0;
+	for (int64_t q = 0; q <= k->n && !st; q++) {
+		if (q < k->n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
+		if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, k->val + q0, k->paths ? k->paths + q0 : 0);
+		if (!st && q < k->n) st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, k->val + q, k->paths ? k->paths + q : 0);
+		q0 = q + 1;
+	}
+	if (st) rk_err("%s", rk_error());
+	return st;
+}
+
+static void *pair_blk_gpu(void *arg)
+{
+	pair_blk_t *k = arg;
+	const rmpi_pairs_t *s = k->j->s;
+	k->st = s->mode.gpu(s->mode.algo, k->p, k->n, &k->j->be.g, k->val, k->paths, &k->gs);
+	return 0;
+}
+
+/* a GPU block's values are in (k->st): under auto, the CPU redoes them when the GPU failed */
+static rk_status_t pair_blk_done(pair_job_t *j, pair_blk_t *k)
+{
+	if (k->live) {
+		pthread_join(k->thr, 0);
+		rgpu_stats_t *t = &j->be.stats;
+		t->kernel_s += k->gs.kernel_s; t->total_s += k->gs.total_s; t->n_launch += k->gs.n_launch;
+		t->n_ichunk += k->gs.n_ichunk; t->n_jchunk += k->gs.n_jchunk; t->n_meet += k->gs.n_meet; t->n_fewer += k->gs.n_fewer;
+		if (k->gs.dev_bytes > t->dev_bytes) t->dev_bytes = k->gs.dev_bytes;
+	}
+	k->live = 0;
+	if (!k->st) return RK_OK;
+	rk_status_t st = k->st;
+	k->st = RK_OK;
+	if (!rmpi_gpu_failed(j->s->c, &j->be, st)) return st;  /* logged */
+	return pair_blk_cpu(j, k);
+}
+
+/* the block's rows into j->rows, in order: PAIR_FMT_ROWS rows a thread, then each part's bytes */
+static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 {
 	const rmpi_pairs_t *s = j->s;
 	const rio_reads_t *A = &j->A, *B = j->Bp;
-	const int64_t *ai = j->ai, *bi = j->bi;
-	rmpi_be_t *be = &j->be;
-	aln_pair_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
-	int64_t *val = malloc(sizeof *val * (size_t)(n ? n : 1));
-	aln_path_t *paths = s->mode.want_path ? calloc((size_t)(n ? n : 1), sizeof *paths) : 0;
+	const int64_t n = k->n, np = (n + PAIR_FMT_ROWS - 1) / PAIR_FMT_ROWS;
 	rk_status_t st = RK_OK;
-	if (!p || !val || (s->mode.want_path && !paths)) {
-		rk_err("out of memory for a block of %lld pairs", (long long)n);
-		st = RK_ERES;
-		goto done;
-	}
-	for (int64_t q = 0; q < n; q++) {
-		p[q].a = rio_seq(A, ai[q]); p[q].la = rio_len(A, ai[q]);
-		p[q].b = rio_seq(B, bi[q]); p[q].lb = rio_len(B, bi[q]);
-		j->cells += (double)p[q].la * (double)p[q].lb;
-	}
-	if (be->use_gpu && s->mode.gpu) {
-		st = s->mode.gpu(s->mode.algo, p, n, &be->g, val, paths, &be->stats);
-		if (st && !rmpi_gpu_failed(s->c, be, st)) goto done;  /* logged; else the CPU redoes it */
-		st = RK_OK;
-	}
-	if (!be->use_gpu || !s->mode.gpu) {
-		/* the long pairs alone, with every thread; the rest as a batch */
-		int64_t q0 = 0;
-		for (int64_t q = 0; q <= n && !st; q++) {
-			if (q < n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
-			if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, val + q0, paths ? paths + q0 : 0);
-			if (!st && q < n) st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, val + q, paths ? paths + q : 0);
-			q0 = q + 1;
+	rio_buf_t *part = calloc((size_t)(np ? np : 1), sizeof *part);
+	if (!part) { rk_err("out of memory formatting %lld rows", (long long)n); return RK_ERES; }
+	#pragma omp parallel for schedule(dynamic, 1) num_threads(np > 1 ? j->nth : 1)
+	for (int64_t t = 0; t < np; t++)
+		for (int64_t q = t * PAIR_FMT_ROWS; q < n && q < (t + 1) * PAIR_FMT_ROWS; q++) {
+			if (s->all && s->max_dist >= 0 && (k->val[q] < 0 || k->val[q] > s->max_dist)) continue;
+			rio_pair_row(&part[t], &s->meta, rio_name(A, k->ai[q]), k->p[q].la, rio_name(B, k->bi[q]), k->p[q].lb, k->p[q].a,
+			             k->val[q], k->paths ? &k->paths[q] : 0);
 		}
-		if (st) { rk_err("%s", rk_error()); goto done; }
+	for (int64_t t = 0; t < np; t++) {
+		if (!st && (part[t].oom || rio_buf_need(&j->rows, part[t].l))) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
+		if (!st && part[t].l) { rio_buf_strn(&j->rows, part[t].s, part[t].l); st = pair_flush(j); }
+		rio_buf_free(&part[t]);
 	}
-	for (int64_t q = 0; q < n && !st; q++) {
-		if (s->all && s->max_dist >= 0 && (val[q] < 0 || val[q] > s->max_dist)) continue;
-		rio_pair_row(&j->rows, &s->meta, rio_name(A, ai[q]), p[q].la, rio_name(B, bi[q]), p[q].lb, p[q].a, val[q],
-		             paths ? &paths[q] : 0);
-		if (j->rows.oom) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
-		else st = pair_flush(j);
-	}
+	free(part);
 	j->n_rows += n;
-done:
-	if (paths) for (int64_t q = 0; q < n; q++) aln_path_free(&paths[q]);
-	free(p); free(val); free(paths);
+	return st;
+}
+
+/* The block being filled is full (or the last): computed and formatted. On the GPU its
+ * values are computed by a helper thread (each call with its own stream) while the oldest of
+ * the blocks before, now done, is formatted here: the host's formatting (and the next block's
+ * enumeration) hides behind the GPU calls, two at once. pair_drain finishes those in flight. */
+static rk_status_t pair_submit(pair_job_t *j)
+{
+	pair_blk_t *k = &j->blk[j->cur], *o = &j->blk[(j->cur + 1) % PAIR_NBLK];
+	rk_status_t st = RK_OK;
+	if (o->live || o->n) {   /* the oldest block: its values, before the GPU takes another */
+		st = pair_blk_done(j, o);
+		if (st) return st;
+	}
+	if ((st = pair_blk_prep(j, k))) return st;
+	if (j->be.use_gpu && j->s->mode.gpu) {
+		k->j = j;
+		k->st = RK_OK;
+		rgpu_warm_join();   /* here, not in two helper threads at once (rgpu_rt_init joins it too) */
+		if (pthread_create(&k->thr, 0, pair_blk_gpu, k) == 0) k->live = 1;
+		else pair_blk_gpu(k);
+	} else st = pair_blk_cpu(j, k);
+	if (!st && o->n) st = pair_blk_format(j, o);
+	pair_blk_free(o);
+	j->cur = (j->cur + 1) % PAIR_NBLK;
+	return st;
+}
+
+/* the blocks in flight (or done, unformatted), oldest first: their values and rows; fmt 0
+ * after an error (each is still waited for) */
+static rk_status_t pair_drain(pair_job_t *j, int fmt)
+{
+	rk_status_t st = RK_OK;
+	for (int d = 1; d < PAIR_NBLK; d++) {
+		pair_blk_t *o = &j->blk[(j->cur + d) % PAIR_NBLK];
+		rk_status_t so = RK_OK;
+		if (o->live || o->n) so = pair_blk_done(j, o);
+		if (!st) st = so;
+		if (!st && fmt && o->n) st = pair_blk_format(j, o);
+		pair_blk_free(o);
+	}
 	return st;
 }
 
@@ -258,9 +378,11 @@ static rk_status_t pair_open(pair_job_t *j)
 {
 	rk_status_t st = RK_OK;
 	j->nth = j->be.g.n_threads = rmpi_threads(j->w, j->s->c);
-	j->ai = malloc(sizeof *j->ai * PAIR_BLOCK_PAIRS);
-	j->bi = malloc(sizeof *j->bi * PAIR_BLOCK_PAIRS);
-	if (!j->ai || !j->bi) { rk_err("out of memory"); st = RK_ERES; }
+	for (int b = 0; b < PAIR_NBLK; b++) {
+		j->blk[b].ai = malloc(sizeof *j->blk[b].ai * PAIR_BLOCK_PAIRS_GPU);
+		j->blk[b].bi = malloc(sizeof *j->blk[b].bi * PAIR_BLOCK_PAIRS_GPU);
+		if (!j->blk[b].ai || !j->blk[b].bi) { rk_err("out of memory"); st = RK_ERES; }
+	}
 	j->g = (pair_gather_t){ &j->out, 1 };
 	if (!st && j->w->rank == 0) {
 		rio_buf_t h = { 0 };
@@ -307,6 +429,75 @@ static rk_status_t pair_split_one(pair_job_t *j, int64_t q0)
 	return rmpi_agree(w, st);
 }
 
+#ifdef RKTLCS_HAVE_CUDA
+/* the reads on the device for pair_all_gpu, once; j->all_off when they do not suit */
+static rk_status_t pair_all_open(pair_job_t *j)
+{
+	const rio_reads_t *A = &j->A;
+	const int64_t n = A->n;
+	rk_status_t st = RK_OK;
+	if (!j->seqs) j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
+	if (!j->lens) j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
+	j->suf = malloc(sizeof *j->suf * (size_t)(n + 1));
+	if (!j->seqs || !j->lens || !j->suf) { rk_err("out of memory"); return RK_ERES; }
+	j->suf[n] = 0;
+	for (int64_t i = n - 1; i >= 0; i--) {
+		j->seqs[i] = rio_seq(A, i); j->lens[i] = rio_len(A, i);
+		j->suf[i] = j->suf[i + 1] + (double)j->lens[i];
+	}
+	st = rgpu_dp_all_open(j->s->meta.mode == RIO_LEV ? RGPU_DP_LEV : RGPU_DP_LCS, &j->be.g, j->seqs, j->lens, n, &j->allg, &j->be.stats);
+	if (st && rmpi_gpu_failed(j->s->c, &j->be, st)) st = RK_OK;  /* logged; the CPU takes the pairs */
+	if (!j->allg) j->all_off = 1;
+	return st;
+}
+
+/* --all, every pair computed, on the device: rows [q0, q1) a tile of pairs at a time, only
+ * the rows kept coming back (dpg_all.cu). *next: the first row not done (q1, or where the
+ * device failed under auto: the CPU goes on from there). */
+static rk_status_t pair_all_gpu(pair_job_t *j, int64_t q0, int64_t q1, int64_t *next)
+{
+	const rmpi_t *w = j->w;
+	const rmpi_pairs_t *s = j->s;
+	const rio_reads_t *A = &j->A;
+	const int64_t n = A->n;
+	rk_status_t st = RK_OK;
+	double mine = 0;
+	*next = q0;
+	if (!s->all || j->near || !j->be.use_gpu || !s->mode.gpu || s->mode.want_path || j->all_off) return RK_OK;
+	if (!j->allg && ((st = pair_all_open(j)) || !j->allg)) return st;
+	for (int64_t q = q0; q < q1 && !st;) {
+		int64_t r1 = q;
+		double np = 0;
+		do np += (double)(n - 1 - r1++);
+		while (r1 < q1 && np + (double)(n - 1 - r1) <= PAIR_ALL_PAIRS);
+		rgpu_dp_hit_t *h = 0;
+		int64_t nh = 0;
+		if ((st = rgpu_dp_all_rows(j->allg, s->mode.k, s->max_dist, q, r1, &h, &nh)) != RK_OK) {
+			if (rmpi_gpu_failed(s->c, &j->be, st)) st = RK_OK;  /* logged; the CPU goes on from row q */
+			rgpu_dp_all_close(j->allg);
+			j->allg = 0;
+			j->all_off = 1;
+			return st;
+		}
+		for (int64_t x = 0; x < nh && !st; x++) {
+			const int64_t a = h[x].i, b = h[x].j;
+			rio_pair_row(&j->rows, &s->meta, rio_name(A, a), rio_len(A, a), rio_name(A, b), rio_len(A, b), rio_seq(A, a), h[x].v, 0);
+			if (j->rows.oom) { rk_err("out of memory formatting %lld rows", (long long)nh); st = RK_ERES; }
+			else st = pair_flush(j);
+		}
+		free(h);
+		for (; q < r1; q++) {
+			j->cells += (double)j->lens[q] * j->suf[q + 1];
+			j->n_rows += n - 1 - q;
+			mine += j->cost[q];
+		}
+		*next = q;
+		if (w->rank == 0) rk_progress(&j->prog, j->done_cost + mine * w->size);
+	}
+	return st;
+}
+#endif
+
 /* compute this rank's share [q0, q1) of a run of items into j->rows */
 static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 {
@@ -314,9 +505,13 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	const rmpi_pairs_t *s = j->s;
 	const rio_reads_t *A = &j->A, *Bp = j->Bp;
 	const int64_t n_items = j->n_items;
-	int64_t nb = 0;
+	const int gpu = j->be.use_gpu && s->mode.gpu;
+	const int64_t bmax = gpu ? PAIR_BLOCK_PAIRS_GPU : PAIR_BLOCK_PAIRS;
 	double bcells = 0, mine = 0;
 	rk_status_t st = RK_OK;
+#ifdef RKTLCS_HAVE_CUDA
+	if ((st = pair_all_gpu(j, q0, q1, &q0)) != RK_OK) return st;
+#endif
 	for (int64_t q = q0; q < q1 && !st; q++) {
 		int64_t j0 = s->all ? q + 1 : 0, j1 = s->all ? n_items : 1;
 		if (j->near) {
@@ -332,18 +527,21 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 		for (int64_t x = j0; x < j1 && !st; x++) {
 			int64_t a = q, b = j->near ? j->js[x] : x;
 			if (!s->all) pair_ix(A->n, Bp->n, q, &a, &b);
-			j->ai[nb] = a; j->bi[nb] = b; nb++;
+			pair_blk_t *k = &j->blk[j->cur];
+			k->ai[k->n] = a; k->bi[k->n] = b; k->n++;
 			bcells += (double)rio_len(A, a) * (double)rio_len(Bp, b);
-			if (nb == PAIR_BLOCK_PAIRS || bcells >= (j->be.use_gpu ? PAIR_BLOCK_CELLS_GPU : PAIR_BLOCK_CELLS)) {
-				st = pair_block(j, nb);
-				nb = 0; bcells = 0;
+			if (k->n == bmax || bcells >= (gpu ? PAIR_BLOCK_CELLS_GPU : PAIR_BLOCK_CELLS)) {
+				st = pair_submit(j);
+				bcells = 0;
 			}
 		}
 		mine += j->cost[q];
 		if (w->rank == 0) rk_progress(&j->prog, j->done_cost + mine * w->size);  /* rank 0's share as the pace */
 	}
-	if (!st && nb) st = pair_block(j, nb);
-	return st;
+	if (!st && j->blk[j->cur].n) st = pair_submit(j);
+	rk_status_t sd = pair_drain(j, !st);
+	pair_blk_free(&j->blk[j->cur]);   /* left filled by an error */
+	return st ? st : sd;
 }
 
 /* the pairs of item q (under --max-dist, the most it can have) */
@@ -464,8 +662,12 @@ static void pair_job_free(pair_job_t *j)
 {
 	if (j->out_open) rio_out_abort(&j->out);
 	rio_buf_free(&j->rows);
-	free(j->bounds); free(j->cost); free(j->ai); free(j->bi); free(j->js); free(j->noff); free(j->seqs); free(j->lens);
+	free(j->bounds); free(j->cost); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
 	aln_near_free(j->near);
+#ifdef RKTLCS_HAVE_CUDA
+	rgpu_dp_all_close(j->allg);
+#endif
+	free(j->suf);
 	rio_reads_free(&j->A); rio_reads_free(&j->B);
 }
 

@@ -8,6 +8,7 @@
 #include "gpu/dpg_value.cu"
 #include "gpu/dpg_hirsch.cu"
 #include "gpu/dpg_slab.cu"
+#include "gpu/dpg_all.cu"
 #include "gpu/dpg_gpu.cu"
 #include "gpu/lev_gpu.cu"
 #include "gpu/lcs_gpu.cu"
