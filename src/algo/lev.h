@@ -58,6 +58,11 @@ rk_status_t lev_batch_mode(const lev_opt_t *o, const aln_pair_t *p, int64_t n, i
 rk_status_t lev_lastrow(int infix, const char *a, int64_t la, const char *b, int64_t lb, int rev, int64_t k, int simd,
                         int64_t *best, aln_ends_t *ends);
 
+/* The smallest value of a row and its columns (ascending) into *best and ends (reset): the
+ * value is v0 at column 0, then deltas for columns 1..lb in hp / hm as lev_slab's bottom edge.
+ * The GPU's prefix and infix modes read their device pass's bottom edge with it. */
+rk_status_t lev_row_best(const uint64_t *hp, const uint64_t *hm, int64_t lb, int64_t v0, int64_t *best, aln_ends_t *ends);
+
 /* ---- the slab: the unit the sweeps, wavefronts and Hirschberg passes are made of ----
  *
  * lev_slab advances word rows [r0, r1) of p's A (DP rows 64 r0 + 1 .. min(64 r1, la)) over the

@@ -86,6 +86,21 @@ static rk_status_t lastrow_k(const aln_prep_t *p, int infix, int64_t k, uint64_t
 	return st;
 }
 
+rk_status_t lev_row_best(const uint64_t *hp, const uint64_t *hm, int64_t lb, int64_t v0, int64_t *best, aln_ends_t *ends)
+{
+	lastrow_t r = { v0, ends };
+	rk_status_t st = RK_OK;
+	ends->n = 0;
+	if ((st = aln_ends_push(ends, 0))) return st;
+	int64_t v = v0;
+	for (int64_t j = 1; j <= lb && !st; j++) {
+		v += (int64_t)(hp[(j - 1) >> 6] >> ((j - 1) & 63) & 1) - (int64_t)(hm[(j - 1) >> 6] >> ((j - 1) & 63) & 1);
+		if (v <= r.best) st = row_take(&r, v, j);
+	}
+	*best = r.best;
+	return st;
+}
+
 rk_status_t lev_lastrow(int infix, const char *a, int64_t la, const char *b, int64_t lb, int rev, int64_t k, int simd,
                         int64_t *best, aln_ends_t *ends)
 {

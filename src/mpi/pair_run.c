@@ -28,6 +28,7 @@ static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
 typedef struct {
 	rio_out_t *out;
 	int first;                /* no row written yet: drop the leading comma of a JSON row */
+	int json;                 /* only JSON rows start with a comma (a TSV or PAF name may too) */
 } pair_gather_t;
 
 static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
@@ -36,7 +37,7 @@ static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
 	const char *s = data;
 	(void)rank;
 	if (!n) return RK_OK;
-	if (g->first && s[0] == ',') { s++; n--; }
+	if (g->first && g->json && s[0] == ',') { s++; n--; }
 	g->first = 0;
 	rio_buf_t b = { (char *)s, n, n, 0 };  /* borrowed: not freed here */
 	return rio_buf_write(&b, g->out->fp, rio_out_name(g->out));
@@ -93,8 +94,9 @@ static rk_status_t pair_block(pair_job_t *j, int64_t n)
 	aln_pair_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
 	int64_t *val = malloc(sizeof *val * (size_t)(n ? n : 1));
 	aln_path_t *paths = s->mode.want_path ? calloc((size_t)(n ? n : 1), sizeof *paths) : 0;
+	aln_ends_t *ends = s->mode.want_ends ? calloc((size_t)(n ? n : 1), sizeof *ends) : 0;
 	rk_status_t st = RK_OK;
-	if (!p || !val || (s->mode.want_path && !paths)) {
+	if (!p || !val || (s->mode.want_path && !paths) || (s->mode.want_ends && !ends)) {
 		rk_err("out of memory for a block of %lld pairs", (long long)n);
 		st = RK_ERES;
 		goto done;
@@ -105,7 +107,7 @@ static rk_status_t pair_block(pair_job_t *j, int64_t n)
 		j->cells += (double)p[q].la * (double)p[q].lb;
 	}
 	if (be->use_gpu && s->mode.gpu) {
-		st = s->mode.gpu(s->mode.algo, p, n, &be->g, val, paths, &be->stats);
+		st = s->mode.gpu(s->mode.algo, p, n, &be->g, val, paths, ends, &be->stats);
 		if (st && !rmpi_gpu_failed(s->c, be, st)) goto done;  /* logged; else the CPU redoes it */
 		st = RK_OK;
 	}
@@ -114,8 +116,8 @@ static rk_status_t pair_block(pair_job_t *j, int64_t n)
 		int64_t q0 = 0;
 		for (int64_t q = 0; q <= n && !st; q++) {
 			if (q < n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
-			if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, val + q0, paths ? paths + q0 : 0);
-			if (!st && q < n) st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, val + q, paths ? paths + q : 0);
+			if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, val + q0, paths ? paths + q0 : 0, ends ? ends + q0 : 0);
+			if (!st && q < n) st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, val + q, paths ? paths + q : 0, ends ? ends + q : 0);
 			q0 = q + 1;
 		}
 		if (st) { rk_err("%s", rk_error()); goto done; }
@@ -123,14 +125,15 @@ static rk_status_t pair_block(pair_job_t *j, int64_t n)
 	for (int64_t q = 0; q < n && !st; q++) {
 		if (s->all && s->max_dist >= 0 && (val[q] < 0 || val[q] > s->max_dist)) continue;
 		rio_pair_row(&j->rows, &s->meta, rio_name(A, ai[q]), p[q].la, rio_name(B, bi[q]), p[q].lb, p[q].a, val[q],
-		             paths ? &paths[q] : 0);
+		             paths ? &paths[q] : 0, ends ? &ends[q] : 0);
 		if (j->rows.oom) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
 		else st = pair_flush(j);
 	}
 	j->n_rows += n;
 done:
 	if (paths) for (int64_t q = 0; q < n; q++) aln_path_free(&paths[q]);
-	free(p); free(val); free(paths);
+	if (ends) for (int64_t q = 0; q < n; q++) aln_ends_free(&ends[q]);
+	free(p); free(val); free(paths); free(ends);
 	return st;
 }
 
@@ -220,7 +223,7 @@ static rk_status_t pair_open(pair_job_t *j)
 	j->ai = malloc(sizeof *j->ai * PAIR_BLOCK_PAIRS);
 	j->bi = malloc(sizeof *j->bi * PAIR_BLOCK_PAIRS);
 	if (!j->ai || !j->bi) { rk_err("out of memory"); st = RK_ERES; }
-	j->g = (pair_gather_t){ &j->out, 1 };
+	j->g = (pair_gather_t){ &j->out, 1, j->s->meta.format == RK_FMT_JSON };
 	if (!st && j->w->rank == 0) {
 		rio_buf_t h = { 0 };
 		rio_pair_head(&h, &j->s->meta);
@@ -253,7 +256,7 @@ static rk_status_t pair_split_one(pair_job_t *j, int64_t q0)
 	if (!st && w->rank == 0) {
 		j->rows.l = 0;
 		rio_pair_row(&j->rows, &s->meta, rio_name(A, a), rio_len(A, a), rio_name(Bp, b), rio_len(Bp, b), rio_seq(A, a), v,
-		             s->mode.want_path ? &path : 0);
+		             s->mode.want_path ? &path : 0, 0);
 		st = pair_take(&j->g, 0, j->rows.s, j->rows.l);
 		if (st) rk_err("%s", rk_error());
 	}
@@ -366,13 +369,15 @@ static rk_status_t pair_all_items(pair_job_t *j)
 	rk_status_t st = RK_OK;
 	for (int64_t q = 0; q < j->n_items; q++) all_cost += j->cost[q];
 	rk_progress_start(&j->prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
+	/* the split runs global alignments only: prefix and infix pairs stay whole */
+	const int no_split = s->all || j->w->size == 1 || s->mode.want_ends;
 	for (int64_t q0 = 0; q0 < j->n_items && !st;) {
-		if (!s->all && j->w->size > 1 && j->cost[q0] >= rk_tune.split_cells) {
+		if (!no_split && j->cost[q0] >= rk_tune.split_cells) {
 			st = pair_split_one(j, q0++);
 			continue;
 		}
 		int64_t q1 = q0 + 1;
-		while (q1 < j->n_items && (s->all || j->w->size == 1 || j->cost[q1] < rk_tune.split_cells)) q1++;
+		while (q1 < j->n_items && (no_split || j->cost[q1] < rk_tune.split_cells)) q1++;
 		st = pair_items(j, q0, q1);
 		q0 = q1;
 	}
