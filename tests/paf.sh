@@ -2,8 +2,9 @@
 # lev and lcs --format paf, read back by an independent reader (paf_check.py: replays cg:Z:
 # on the sequences, recounts the columns and checks the optimum with its own DP): lev
 # global, prefix and infix, with -k, --all and one record against many; lcs; the same bytes
-# under mpirun -np 2. The refusals: paf without --path, hamming and rkt with paf, --mode with
-# --max-dist, a bad --mode (exit 1, one message).
+# under mpirun -np 2; the GPU backend's bytes against the CPU's where a device is usable.
+# The refusals: paf without --path, hamming and rkt with paf, --mode with --max-dist, a bad
+# --mode (exit 1, one message).
 # Usage: paf.sh RKTLCS PYTHON3 MPIEXEC TMPDIR TESTDATA
 set -u
 cli=$1 py=$2 mpiexec=$3 tmp=$4 data=$5 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +48,14 @@ for c in "lev --mode infix A.fa B.fa" "lev --all few.fa" "lcs A.fa B.fa"; do
 		ok "$c: np 2 = np 1"
 	else bad "$c: np 2 differs from np 1"; fi
 done
+# the GPU backend gives the same bytes (skipped, and said so, without a usable device)
+if "$cli" --version | grep -q '^gpu: CUDA, [0-9]* device'; then
+	for c in "lev --mode infix --path A.fa B.fa" "lev --mode prefix --path --format json A.fa B.fa" "lev --mode infix -k 6 --path --format paf A.fa B.fa" \
+	         "lev --mode infix --path --format paf q.fa B.fa" "lev --mode infix --all few.fa"; do
+		"$cli" $c --backend cpu -q -o cpu.out; "$cli" $c --backend gpu -q -o gpu.out
+		cmp -s cpu.out gpu.out && ok "$c: gpu = cpu" || bad "$c: gpu differs from cpu"
+	done
+else echo "SKIPPED (no usable CUDA device): --backend gpu against cpu"; fi
 # refusals: exit 1 with one message, no output file
 refuse() {   # refuse WORD ARGS...: exit 1, the message names WORD, no out.x
 	local word=$1; shift

@@ -1,9 +1,10 @@
 /* lev --mode prefix|infix (lev.h, lev_pair_mode). The last row of A is found with the slab
- * kernels over chunks of columns, each chunk only down to the word rows that can hold a
- * value <= k (Ukkonen's cut-off, as edlib's): the last row within k can move down at most
- * one row a column, so a chunk of C columns needs the rows down to that of its left column
- * plus C (k is also lowered to the best end found so far: values never decrease along a
- * path, so no cell above it leads to an end as good). A word row that rejoins the computed ones starts from +1 deltas down its left
+ * kernels over chunks of columns (A of up to 4 words: column by column, lastrow_small), each
+ * chunk only down to the word rows that can hold a value <= k (Ukkonen's cut-off, as
+ * edlib's): the last row within k can move down at most one row a column, so a chunk of C
+ * columns needs the rows down to that of its left column plus C. k is also lowered to the
+ * best end found so far: values never decrease along a path, so no cell above it leads to an
+ * end as good. A word row that rejoins the computed ones starts from +1 deltas down its left
  * column (an upper bound of the true values, which it meets on every cell within k: a path
  * of cost <= k only crosses cells within k, all computed from exact ones). The start of the
  * first end comes from a prefix sweep of A and B[0, end) both reversed; the path from the
