@@ -70,7 +70,7 @@ uint64_t rk_parse_size(const char *s);
 
 /* ---- options every mode shares (docs/DEVELOPING.md: the command line) ---- */
 typedef enum { RK_BACKEND_AUTO, RK_BACKEND_CPU, RK_BACKEND_GPU } rk_backend_t;
-typedef enum { RK_FMT_TSV, RK_FMT_JSON } rk_fmt_t;
+typedef enum { RK_FMT_TSV, RK_FMT_JSON, RK_FMT_PAF } rk_fmt_t;   /* PAF: lev and lcs with --path */
 
 typedef struct {
 	const char *output;     /* -o; NULL or "-": stdout */

@@ -239,6 +239,60 @@ static void sec_random(int64_t n)
 	sect_end();
 }
 
+/* lev --mode prefix|infix (rgpu_lev_mode_batch) against the CPU's lev_batch_mode (itself
+ * checked against a naive DP by test_lev_mode): distance, every end, start and path; reads
+ * planted with edits in longer references, unrelated pairs, empty sides, -k */
+static void sec_modes(int64_t n)
+{
+	sect_begin("lev prefix and infix modes");
+	aln_pair_t *p = calloc((size_t)n, sizeof *p);
+	for (int64_t i = 0; i < n; i++) {
+		int64_t la = i % 9 == 0 ? tu_range(0, 3) : tu_range(1, emu ? 300 : 5000), pre = tu_range(0, 300), post = tu_range(0, 300);
+		char *a = malloc((size_t)la + 1), *b = malloc((size_t)(2 * la + 1700));
+		int alpha = (int)tu_range(1, 4);
+		dt_random(a, la, alpha, 0);
+		int64_t lb;
+		if (i & 1) {
+			dt_random(b, pre, alpha, 0);
+			lb = pre + dt_mutate(a, la, b + pre, (int)tu_range(0, 3), (int)tu_range(0, 12), alpha, 0);
+			dt_random(b + lb, post, alpha, 0);
+			lb += post;
+		} else {
+			lb = i % 7 == 0 ? 0 : tu_range(1, la + 600);
+			dt_random(b, lb, alpha, 0);
+		}
+		p[i] = (aln_pair_t){ a, b, la, lb };
+	}
+	for (int mode = LEV_PREFIX; mode <= LEV_INFIX; mode++)
+		for (int paths = 0; paths < 2; paths++)
+			for (int64_t k = -1; k <= 40; k += 41) {
+				lev_opt_t o;
+				lev_opt_init(&o);
+				o.mode = mode; o.path = paths; o.k = k;
+				int64_t *dc = calloc((size_t)n, sizeof *dc), *dg = calloc((size_t)n, sizeof *dg);
+				aln_path_t *pc = calloc((size_t)n, sizeof *pc), *pg = calloc((size_t)n, sizeof *pg);
+				aln_ends_t *ec = calloc((size_t)n, sizeof *ec), *eg = calloc((size_t)n, sizeof *eg);
+				CHECK(lev_batch_mode(&o, p, n, dc, paths ? pc : 0, ec) == RK_OK, "cpu modes");
+				rgpu_stats_t st;
+				memset(&st, 0, sizeof st);
+				rk_status_t s = rgpu_lev_mode_batch(&o, p, n, &G0, dg, paths ? pg : 0, eg, &st);
+				CHECK(s == RK_OK, "gpu modes: %s", rk_error());
+				for (int64_t i = 0; i < n && !s; i++) {
+					int same = dc[i] == dg[i] && ec[i].n == eg[i].n && (!paths || (ec[i].start == eg[i].start && same_path(&pc[i], &pg[i])));
+					for (int64_t q = 0; same && q < ec[i].n; q++) same = ec[i].end[q] == eg[i].end[q];
+					n_checks++;
+					CHECK(same, "mode %d path %d k %lld pair %lld (la %lld lb %lld): gpu %lld (%lld ends, start %lld), cpu %lld (%lld ends, start %lld)",
+					      mode, paths, (long long)k, (long long)i, (long long)p[i].la, (long long)p[i].lb, (long long)dg[i], (long long)eg[i].n,
+					      (long long)eg[i].start, (long long)dc[i], (long long)ec[i].n, (long long)ec[i].start);
+				}
+				for (int64_t i = 0; i < n; i++) aln_ends_free(&ec[i]), aln_ends_free(&eg[i]);
+				free_paths(pc, n); free_paths(pg, n);
+				free(dc); free(dg); free(ec); free(eg);
+			}
+	free_pairs(p, n);
+	sect_end();
+}
+
 static void sec_thresholds(void)
 {
 	sect_begin("routing thresholds and batch classes");
@@ -1192,6 +1246,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "test_gpu_dp: device 0 %s, seed %llu, %lld random pairs\n", name, (unsigned long long)tu_state, (long long)n);
 	double t0 = rk_realtime();
 	if (want("random")) sec_random(n);
+	if (want("modes")) sec_modes(emu ? 40 : 300);
 	if (want("thresholds")) sec_thresholds();
 	if (want("pipeline")) sec_pipeline();
 	if (want("wrap")) sec_wrap();

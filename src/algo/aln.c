@@ -12,6 +12,26 @@ void aln_path_free(aln_path_t *p)
 	p->n = p->m = 0;
 }
 
+void aln_ends_free(aln_ends_t *e)
+{
+	free(e->end);
+	e->end = 0;
+	e->n = e->m = e->start = 0;
+}
+
+rk_status_t aln_ends_push(aln_ends_t *e, int64_t j)
+{
+	if (e->n == e->m) {
+		int64_t m = e->m ? e->m * 2 : 8;
+		int64_t *r = realloc(e->end, (size_t)m * sizeof *r);
+		if (!r) { rk_set_error("out of memory for the ends of an alignment"); return RK_ERES; }
+		e->end = r;
+		e->m = m;
+	}
+	e->end[e->n++] = j;
+	return RK_OK;
+}
+
 rk_status_t aln_path_push(aln_path_t *p, int op, int64_t len)
 {
 	if (len <= 0) return RK_OK;

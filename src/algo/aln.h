@@ -40,6 +40,15 @@ typedef struct {
 	int64_t la, lb;
 } aln_pair_t;
 
+/* lev --mode prefix|infix: the ends in B (DP columns) with the best distance, and the start
+ * of the first one (filled with the path). Zero-initialize; free with aln_ends_free. */
+typedef struct {
+	int64_t *end;
+	int64_t n, m, start;
+} aln_ends_t;
+void aln_ends_free(aln_ends_t *e);
+rk_status_t aln_ends_push(aln_ends_t *e, int64_t j);
+
 void aln_path_free(aln_path_t *p);
 /* Append len (>= 0) ops, merged with the last run when it has the same op. RK_ERES: no memory. */
 rk_status_t aln_path_push(aln_path_t *p, int op, int64_t len);

@@ -14,11 +14,17 @@
 #include "rktlcs.h"
 #include "algo/aln.h"
 
+/* Where the alignment may lie in B (edlib's modes): global (NW: all of B), prefix (SHW: B's
+ * end is free, the alignment covers B[0, end)), infix (HW: both ends of B free). A is
+ * always aligned whole. */
+typedef enum { LEV_GLOBAL = 0, LEV_PREFIX = 1, LEV_INFIX = 2 } lev_mode_t;
+
 typedef struct {
 	int64_t k;       /* -1: exact distance always; >= 0: only distances <= k are needed, larger ones are reported as -1 (fast, banded) */
 	int path;        /* also compute the canonical path (linear memory) */
 	int n_threads;   /* threads for one long pair (batches parallelize over pairs); <= 0: OpenMP default */
 	int simd;        /* -1: best available; 0 scalar, 2 AVX2, 3 AVX-512, 4 AVX-512 + VBMI2 (testing); RKTLCS_SIMD also caps it */
+	int mode;        /* lev_mode_t */
 } lev_opt_t;
 
 void lev_opt_init(lev_opt_t *o);
@@ -33,6 +39,29 @@ rk_status_t lev_pair(const lev_opt_t *o, const char *a, int64_t la, const char *
 /* n pairs: dist[i] as lev_pair, paths[i] (n entries, or NULL) as its path; OpenMP over pairs
  * (o->n_threads), short pairs several per SIMD vector. */
 rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_t *dist, aln_path_t *paths);
+
+/* prefix / infix (o->mode): the best distance of A against a piece of B that starts at 0
+ * (prefix) or anywhere (infix), into *dist (-1 when o->k >= 0 and it exceeds k), every end
+ * of B (DP column j: the piece is B[start, j)) with that distance in ascending order into
+ * *ends, and with o->path the start of the first end and the canonical (leftmost) path of
+ * A against B[start, end) into *path. The start is the smallest one with the best distance
+ * (the longest alignment, as edlib). Global mode: lev_pair, with ends {lb} and start 0.
+ * Myers' bit-vectors with Ukkonen's cut-off on the value (edlib's scheme: k doubles from 64
+ * until the best distance is within it). */
+rk_status_t lev_pair_mode(const lev_opt_t *o, const char *a, int64_t la, const char *b, int64_t lb, int64_t *dist,
+                          aln_path_t *path, aln_ends_t *ends);
+/* n pairs as lev_pair_mode, OpenMP over pairs; ends has n entries. */
+rk_status_t lev_batch_mode(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_t *dist, aln_path_t *paths,
+                           aln_ends_t *ends);
+/* The last row of a prefix or infix sweep (exposed for the GPU host code and the tests):
+ * best value of row la within k (k < 0: exact), and its columns. rev: A and B read backwards. */
+rk_status_t lev_lastrow(int infix, const char *a, int64_t la, const char *b, int64_t lb, int rev, int64_t k, int simd,
+                        int64_t *best, aln_ends_t *ends);
+
+/* The smallest value of a row and its columns (ascending) into *best and ends (reset): the
+ * value is v0 at column 0, then deltas for columns 1..lb in hp / hm as lev_slab's bottom edge.
+ * The GPU's prefix and infix modes read their device pass's bottom edge with it. */
+rk_status_t lev_row_best(const uint64_t *hp, const uint64_t *hm, int64_t lb, int64_t v0, int64_t *best, aln_ends_t *ends);
 
 /* ---- the slab: the unit the sweeps, wavefronts and Hirschberg passes are made of ----
  *

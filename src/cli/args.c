@@ -94,7 +94,8 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!strcmp(v, "tsv")) c->format = RK_FMT_TSV;
 		else if (!strcmp(v, "json")) c->format = RK_FMT_JSON;
-		else { rk_set_error("--format: '%s' is not tsv or json", v); *st = RK_EINPUT; }
+		else if (!strcmp(v, "paf")) c->format = RK_FMT_PAF;   /* lev and lcs --path; the other modes refuse it */
+		else { rk_set_error("--format: '%s' is not tsv, json or paf", v); *st = RK_EINPUT; }
 	} else if (rcli_is(a, "--backend", 0)) {
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!strcmp(v, "cpu")) c->backend = RK_BACKEND_CPU;

@@ -16,12 +16,14 @@ static void lcs_usage(FILE *fp)
 "      --seq               add the subsequence\n"
 "      --path              add the canonical alignment: runs of M (kept pair), I (a symbol of\n"
 "                          A dropped), D (a symbol of B dropped)\n"
-"Output:\n", RKTLCS_VERSION);
+"Output (--format paf: one PAF line per pair, needs --path):\n", RKTLCS_VERSION);
 	rcli_common_usage(fp, 1);
 	fprintf(fp,
 "\n"
 "Columns: name_a name_b len_a len_b lcs [subsequence] [path]. Among the longest common\n"
 "subsequences, the one of the leftmost path: at every step I, then M, then D first.\n"
+"PAF: qname qlen 0 qlen + tname tlen 0 tlen matches(=lcs) block_len 255 NM:i:(I+D)\n"
+"cg:Z: with the kept pairs as = (they are equal symbols).\n"
 "Summary on stderr: pairs, cells, ranks, threads, backend, time, cells/s.\n" RCLI_DETAILS("lcs.md")
 "Exit status: 0 success, 1 bad input or usage, 2 resource failure.\n");
 }

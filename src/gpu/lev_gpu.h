@@ -22,6 +22,14 @@ extern "C" {
 rk_status_t rgpu_lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *dist,
                            aln_path_t *paths, rgpu_stats_t *st);
 
+/* lev --mode prefix|infix (o->mode != LEV_GLOBAL): dist, paths and ends exactly as
+ * lev_batch_mode. A simple form: one device pass over every cell of a pair at a time (the slab
+ * pass below with the free top edge, no cut-off), the best and its ends read from its bottom
+ * edge on the host, the start from a second pass on A and B[0, end) reversed, the path by
+ * rgpu_lev_batch on A and B[start, end). */
+rk_status_t rgpu_lev_mode_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *dist,
+                                aln_path_t *paths, aln_ends_t *ends, rgpu_stats_t *st);
+
 /* The slab pass, for one pair split by rows across devices or ranks: exactly lev_slab(p, ., 0,
  * ceil(la / 64), 0, lb, hp, hm, pv, mv) with p = aln_prep of (a, la, b, lb), i.e. all of a (the
  * caller's rows, a + 64 r0 for a slab starting at word row r0) over all of b; with rev, of a

@@ -15,6 +15,7 @@ void ham_run_opt_init(ham_run_opt_t *o)
 rk_status_t ham_run_opt_check(const ham_run_opt_t *o)
 {
 	if (!o->input) { rk_set_error("no input file given (see rktlcs hamming --help)"); return RK_EINPUT; }
+	if (o->c.format == RK_FMT_PAF) { rk_set_error("--format paf is for alignments (lev and lcs with --path); hamming writes tsv or json"); return RK_EINPUT; }
 	if (o->lay.max_dist >= 0 && (o->lay.molten || o->lay.lower)) {
 		rk_set_error("--max-dist writes pairs; it does not combine with -m or -L");
 		return RK_EINPUT;

@@ -39,6 +39,7 @@ static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
 typedef struct {
 	rio_out_t *out;
 	int first;                /* no row written yet: drop the leading comma of a JSON row */
+	int json;                 /* only JSON rows start with a comma (a TSV or PAF name may too) */
 } pair_gather_t;
 
 static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
@@ -47,7 +48,7 @@ static rk_status_t pair_take(void *ctx, int rank, const void *data, uint64_t n)
 	const char *s = data;
 	(void)rank;
 	if (!n) return RK_OK;
-	if (g->first && s[0] == ',') { s++; n--; }
+	if (g->first && g->json && s[0] == ',') { s++; n--; }
 	g->first = 0;
 	rio_buf_t b = { (char *)s, n, n, 0 };  /* borrowed: not freed here */
 	return rio_buf_write(&b, g->out->fp, rio_out_name(g->out));
@@ -60,6 +61,7 @@ typedef struct {
 	aln_pair_t *p;
 	int64_t *val;
 	aln_path_t *paths;
+	aln_ends_t *ends;         /* lev --mode prefix|infix: the ends and the start */
 	pthread_t thr;
 	int live;
 	rk_status_t st;
@@ -123,7 +125,8 @@ static rk_status_t pair_blk_prep(pair_job_t *j, pair_blk_t *k)
 	k->p = malloc(sizeof *k->p * (size_t)m);
 	k->val = malloc(sizeof *k->val * (size_t)m);
 	k->paths = j->s->mode.want_path ? calloc((size_t)m, sizeof *k->paths) : 0;
-	if (!k->p || !k->val || (j->s->mode.want_path && !k->paths)) {
+	k->ends = j->s->mode.want_ends ? calloc((size_t)m, sizeof *k->ends) : 0;
+	if (!k->p || !k->val || (j->s->mode.want_path && !k->paths) || (j->s->mode.want_ends && !k->ends)) {
 		rk_err("out of memory for a block of %lld pairs", (long long)n);
 		return RK_ERES;
 	}
@@ -139,8 +142,9 @@ static rk_status_t pair_blk_prep(pair_job_t *j, pair_blk_t *k)
 static void pair_blk_free(pair_blk_t *k)
 {
 	if (k->paths) for (int64_t q = 0; q < k->n; q++) aln_path_free(&k->paths[q]);
-	free(k->p); free(k->val); free(k->paths);
-	k->p = 0; k->val = 0; k->paths = 0;
+	if (k->ends) for (int64_t q = 0; q < k->n; q++) aln_ends_free(&k->ends[q]);
+	free(k->p); free(k->val); free(k->paths); free(k->ends);
+	k->p = 0; k->val = 0; k->paths = 0; k->ends = 0;
 	k->n = 0;
 }
 
@@ -153,8 +157,10 @@ static rk_status_t pair_blk_cpu(pair_job_t *j, pair_blk_t *k)
 	int64_t q0 = 0;
 	for (int64_t q = 0; q <= k->n && !st; q++) {
 		if (q < k->n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
-		if (q > q0) st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, k->val + q0, k->paths ? k->paths + q0 : 0);
-		if (!st && q < k->n) st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, k->val + q, k->paths ? k->paths + q : 0);
+		if (q > q0)
+			st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, k->val + q0, k->paths ? k->paths + q0 : 0, k->ends ? k->ends + q0 : 0);
+		if (!st && q < k->n)
+			st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, k->val + q, k->paths ? k->paths + q : 0, k->ends ? k->ends + q : 0);
 		q0 = q + 1;
 	}
 	if (st) rk_err("%s", rk_error());
@@ -165,7 +171,7 @@ static void *pair_blk_gpu(void *arg)
 {
 	pair_blk_t *k = arg;
 	const rmpi_pairs_t *s = k->j->s;
-	k->st = s->mode.gpu(s->mode.algo, k->p, k->n, &k->j->be.g, k->val, k->paths, &k->gs);
+	k->st = s->mode.gpu(s->mode.algo, k->p, k->n, &k->j->be.g, k->val, k->paths, k->ends, &k->gs);
 	return 0;
 }
 
@@ -201,7 +207,7 @@ static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 		for (int64_t q = t * PAIR_FMT_ROWS; q < n && q < (t + 1) * PAIR_FMT_ROWS; q++) {
 			if (s->all && s->max_dist >= 0 && (k->val[q] < 0 || k->val[q] > s->max_dist)) continue;
 			rio_pair_row(&part[t], &s->meta, rio_name(A, k->ai[q]), k->p[q].la, rio_name(B, k->bi[q]), k->p[q].lb, k->p[q].a,
-			             k->val[q], k->paths ? &k->paths[q] : 0);
+			             k->val[q], k->paths ? &k->paths[q] : 0, k->ends ? &k->ends[q] : 0);
 		}
 	for (int64_t t = 0; t < np; t++) {
 		if (!st && (part[t].oom || rio_buf_need(&j->rows, part[t].l))) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
@@ -370,6 +376,9 @@ static void pair_backend_cost(pair_job_t *j)
 	const int R_ = j->w->size;
 	rmpi_cost_t cj = { kind, tot / R_, items / R_, bytes, 2 * span, rmpi_threads(j->w, s->c), 0, 0 };
 	rmpi_cost_weights(&cj, s->meta.mode == RIO_LCS, s->mode.want_path);
+	/* lev --mode prefix|infix on the GPU: a launch a pair over every cell (rgpu_lev_mode_batch),
+	 * against the CPU's bounded search: ~50x the work */
+	if (s->mode.want_ends) cj.gpu_x *= 50;
 	rmpi_backend_cost(j->w, s->c, &cj, &j->be);
 }
 
@@ -383,7 +392,7 @@ static rk_status_t pair_open(pair_job_t *j)
 		j->blk[b].bi = malloc(sizeof *j->blk[b].bi * PAIR_BLOCK_PAIRS_GPU);
 		if (!j->blk[b].ai || !j->blk[b].bi) { rk_err("out of memory"); st = RK_ERES; }
 	}
-	j->g = (pair_gather_t){ &j->out, 1 };
+	j->g = (pair_gather_t){ &j->out, 1, j->s->meta.format == RK_FMT_JSON };
 	if (!st && j->w->rank == 0) {
 		rio_buf_t h = { 0 };
 		rio_pair_head(&h, &j->s->meta);
@@ -416,7 +425,7 @@ static rk_status_t pair_split_one(pair_job_t *j, int64_t q0)
 	if (!st && w->rank == 0) {
 		j->rows.l = 0;
 		rio_pair_row(&j->rows, &s->meta, rio_name(A, a), rio_len(A, a), rio_name(Bp, b), rio_len(Bp, b), rio_seq(A, a), v,
-		             s->mode.want_path ? &path : 0);
+		             s->mode.want_path ? &path : 0, 0);
 		st = pair_take(&j->g, 0, j->rows.s, j->rows.l);
 		if (st) rk_err("%s", rk_error());
 	}
@@ -463,7 +472,7 @@ static rk_status_t pair_all_gpu(pair_job_t *j, int64_t q0, int64_t q1, int64_t *
 	rk_status_t st = RK_OK;
 	double mine = 0;
 	*next = q0;
-	if (!s->all || j->near || !j->be.use_gpu || !s->mode.gpu || s->mode.want_path || j->all_off) return RK_OK;
+	if (!s->all || j->near || !j->be.use_gpu || !s->mode.gpu || s->mode.want_path || s->mode.want_ends || j->all_off) return RK_OK;
 	if (!j->allg && ((st = pair_all_open(j)) || !j->allg)) return st;
 	for (int64_t q = q0; q < q1 && !st;) {
 		int64_t r1 = q;
@@ -481,7 +490,7 @@ static rk_status_t pair_all_gpu(pair_job_t *j, int64_t q0, int64_t q1, int64_t *
 		}
 		for (int64_t x = 0; x < nh && !st; x++) {
 			const int64_t a = h[x].i, b = h[x].j;
-			rio_pair_row(&j->rows, &s->meta, rio_name(A, a), rio_len(A, a), rio_name(A, b), rio_len(A, b), rio_seq(A, a), h[x].v, 0);
+			rio_pair_row(&j->rows, &s->meta, rio_name(A, a), rio_len(A, a), rio_name(A, b), rio_len(A, b), rio_seq(A, a), h[x].v, 0, 0);
 			if (j->rows.oom) { rk_err("out of memory formatting %lld rows", (long long)nh); st = RK_ERES; }
 			else st = pair_flush(j);
 		}
@@ -605,13 +614,15 @@ static rk_status_t pair_all_items(pair_job_t *j)
 	rk_status_t st = RK_OK;
 	for (int64_t q = 0; q < j->n_items; q++) all_cost += j->cost[q];
 	rk_progress_start(&j->prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
+	/* the split runs global alignments only: prefix and infix pairs stay whole */
+	const int no_split = s->all || j->w->size == 1 || s->mode.want_ends;
 	for (int64_t q0 = 0; q0 < j->n_items && !st;) {
-		if (!s->all && j->w->size > 1 && j->cost[q0] >= rk_tune.split_cells) {
+		if (!no_split && j->cost[q0] >= rk_tune.split_cells) {
 			st = pair_split_one(j, q0++);
 			continue;
 		}
 		int64_t q1 = q0 + 1;
-		while (q1 < j->n_items && (s->all || j->w->size == 1 || j->cost[q1] < rk_tune.split_cells)) q1++;
+		while (q1 < j->n_items && (no_split || j->cost[q1] < rk_tune.split_cells)) q1++;
 		st = pair_items(j, q0, q1);
 		q0 = q1;
 	}

@@ -16,13 +16,16 @@
 
 /* What a mode gives the driver: how to compute n pairs on the CPU (n_threads for the
  * batch, or for one long pair) or on the GPU (NULL when not built), into val[] and, when
- * paths is not NULL, the canonical paths. */
+ * paths is not NULL, the canonical paths; when ends is not NULL (want_ends), the ends in B
+ * and the start (lev --mode prefix|infix). */
 typedef struct {
-	rk_status_t (*cpu)(const void *algo, const aln_pair_t *p, int64_t n, int n_threads, int64_t *val, aln_path_t *paths);
+	rk_status_t (*cpu)(const void *algo, const aln_pair_t *p, int64_t n, int n_threads, int64_t *val, aln_path_t *paths,
+	                   aln_ends_t *ends);
 	rk_status_t (*gpu)(const void *algo, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
-	                   aln_path_t *paths, rgpu_stats_t *st);
+	                   aln_path_t *paths, aln_ends_t *ends, rgpu_stats_t *st);
 	const void *algo;         /* the mode's own options (lev_opt_t, lcs_opt_t) */
 	int want_path;            /* compute paths (--path, --seq) */
+	int want_ends;            /* lev --mode prefix|infix: ends and starts (such pairs are never split across ranks) */
 	int split_kind;           /* SPLIT_LEV or SPLIT_LCS: how one huge pair is split across ranks */
 	int64_t k;                /* lev -k (-1: none), for the split */
 } rmpi_pair_mode_t;

@@ -16,6 +16,7 @@ void rkt_run_opt_init(rkt_run_opt_t *o)
 rk_status_t rkt_run_opt_check(const rkt_run_opt_t *o)
 {
 	if (!o->input) { rk_set_error("no input file given (see rktlcs --help)"); return RK_EINPUT; }
+	if (o->c.format == RK_FMT_PAF) { rk_set_error("--format paf is for alignments (lev and lcs with --path); rkt writes tsv or json"); return RK_EINPUT; }
 	if (o->algo.k < 0) { rk_set_error("missing -k (mismatches)"); return RK_EINPUT; }
 	if (o->algo.t < 1) { rk_set_error("missing -t (min reads)"); return RK_EINPUT; }
 	if (o->algo.tau < 1) { rk_set_error("missing -tau (min length)"); return RK_EINPUT; }
