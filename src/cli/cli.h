@@ -22,7 +22,10 @@ extern const int rcli_n_modes;
 int rcli_main(int argc, char **argv);
 
 /* ---- argument iterator: "-x V", "--opt V", "--opt=V", the paper's "-tau V"; "--" ends
- * the options; "-" is a file name (stdin) ---- */
+ * the options; "-" is a file name (stdin). rcli_parse (modes.c) also takes getopt's forms
+ * for every mode: a value attached to a one-letter option ("-k1", "-x5", "-@4") and
+ * one-letter flags bundled ("-bcL", "-bx 5"), tried only when the whole word is no option
+ * ("-tau" stays one option) ---- */
 typedef struct {
 	int argc, i;
 	char **argv;
@@ -30,10 +33,13 @@ typedef struct {
 	const char *eq;     /* the value given as --opt=value, or NULL */
 	const char *pos;    /* a positional argument */
 	int only_pos;       /* after "--" */
+	int eq_used;        /* the option's handler took eq as its value */
 	char buf[64];
 } rcli_args_t;
 
 enum { RCLI_END = 0, RCLI_OPT = 1, RCLI_POS = 2 };
+/* The mode names that would be typos, not inputs, for rcli_dispatch and the tests. */
+int rcli_edit(const char *a, const char *b);
 
 void rcli_args_init(rcli_args_t *a, int argc, char **argv);
 int rcli_next(rcli_args_t *a);

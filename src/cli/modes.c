@@ -31,24 +31,40 @@ void rcli_version(FILE *fp)
 #endif
 }
 
-/* Edit distance of two short words, for "did you mean". */
-static int rcli_edit(const char *a, const char *b)
+/* Edit distance of two short words with a swap of neighbours as one edit ("lsc" is 1 from
+ * "lcs", 2 from "lev"), for "did you mean". */
+int rcli_edit(const char *a, const char *b)
 {
-	int la = (int)strlen(a), lb = (int)strlen(b), d[64];
+	int la = (int)strlen(a), lb = (int)strlen(b), d[3][64];  /* rows i-2, i-1, i */
 	if (la > 60 || lb > 60) return 99;
-	for (int j = 0; j <= lb; j++) d[j] = j;
+	for (int j = 0; j <= lb; j++) d[0][j] = j;
 	for (int i = 1; i <= la; i++) {
-		int diag = d[0];
-		d[0] = i;
+		int *p2 = d[(i + 1) % 3], *p1 = d[(i + 2) % 3], *r = d[i % 3];
+		r[0] = i;
 		for (int j = 1; j <= lb; j++) {
-			int t = d[j], v = diag + (a[i - 1] != b[j - 1]);
-			if (d[j] + 1 < v) v = d[j] + 1;
-			if (d[j - 1] + 1 < v) v = d[j - 1] + 1;
-			d[j] = v;
-			diag = t;
+			int v = p1[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p1[j] + 1 < v) v = p1[j] + 1;
+			if (r[j - 1] + 1 < v) v = r[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && p2[j - 2] + 1 < v) v = p2[j - 2] + 1;
+			r[j] = v;
 		}
 	}
-	return d[lb];
+	return d[la % 3][lb];
+}
+
+/* The mode that a word which is no file most likely meant: the start of a mode's name
+ * ("ham"), or the nearest name within 2 edits; "" if none; names at the same distance: all. */
+static void rcli_suggest(const char *m, char *out, size_t n)
+{
+	int best = 3;
+	out[0] = 0;
+	for (int i = 0; i < rcli_n_modes; i++) {
+		const char *name = rcli_modes[i].name;
+		int d = strlen(m) >= 2 && strncmp(m, name, strlen(m)) == 0 ? 0 : rcli_edit(m, name);
+		if (d >= (int)strlen(name)) continue;
+		if (d < best) { best = d; snprintf(out, n, "'%s'", name); }
+		else if (d == best) { size_t l = strlen(out); snprintf(out + l, n - l, " or '%s'", name); }
+	}
 }
 
 static int rcli_dispatch(int argc, char **argv)
@@ -57,15 +73,20 @@ static int rcli_dispatch(int argc, char **argv)
 		const char *m = argv[1];
 		for (int i = 0; i < rcli_n_modes; i++)
 			if (strcmp(m, rcli_modes[i].name) == 0) return rcli_modes[i].main(argc - 1, argv + 1);
+		/* samtools' "help [MODE]" and "version"; a reads file of that name is ./help */
+		if (strcmp(m, "help") == 0) {
+			char *h[] = { argv[0], argc > 2 ? argv[2] : (char *)"rkt", (char *)"--help", 0 };
+			return rcli_dispatch(3, h);
+		}
+		if (strcmp(m, "version") == 0) { rcli_version(stdout); return 0; }
 		/* a word that is no file but close to a mode's name is a typo, not the input */
 		struct stat sb;
+		char near[64];
 		if (m[0] != '-' && stat(m, &sb) != 0) {
-			for (int i = 0; i < rcli_n_modes; i++) {
-				int d = rcli_edit(m, rcli_modes[i].name);
-				if (d <= 2 && d < (int)strlen(rcli_modes[i].name)) {
-					fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean '%s'?)\n", m, rcli_modes[i].name);
-					return 1;
-				}
+			rcli_suggest(m, near, sizeof near);
+			if (near[0]) {
+				fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean %s?)\n", m, near);
+				return 1;
 			}
 		}
 	}
@@ -79,6 +100,39 @@ int rcli_main(int argc, char **argv)
 	int r = rcli_dispatch(argc, argv);
 	rio_cleanup_normal_exit();
 	return r;
+}
+
+/* One option word: whole ("-tau", "--path", "-k 1", "--max-dist=3"), else getopt's forms of
+ * one-letter options: a value attached ("-k1") or flags bundled ("-bcL"; the last letter may
+ * take the next word or the rest of this one as its value). */
+static rk_status_t rcli_option(rcli_args_t *a, void *o, rk_common_t *c, const rcli_ops_t *ops, rcli_flags_t *f)
+{
+	rk_status_t st = RK_OK;
+	const char *word = a->argv[a->i];
+	if (ops->opt(o, a, &st) || rcli_common(a, c, f, &st)) {
+		if (!st && a->eq && !a->eq_used) {
+			rk_set_error("option %s takes no value ('%s')", a->name, word);
+			return RK_EINPUT;
+		}
+		return st;
+	}
+	if (word[1] == '-' || !word[2]) {
+		rk_set_error("unknown option '%s' (see %s)", word, ops->help);
+		return RK_EINPUT;
+	}
+	for (const char *p = word + 1; *p; p++) {
+		a->buf[0] = '-'; a->buf[1] = *p; a->buf[2] = 0;
+		a->name = a->buf;
+		a->eq = p[1] ? p + 1 : 0;
+		a->eq_used = 0;
+		if (!ops->opt(o, a, &st) && !rcli_common(a, c, f, &st)) {
+			if (p == word + 1) rk_set_error("unknown option '%s' (see %s)", word, ops->help);
+			else rk_set_error("unknown option '-%c' in '%s' (see %s)", *p, word, ops->help);
+			return RK_EINPUT;
+		}
+		if (st || a->eq_used) return st;
+	}
+	return RK_OK;
 }
 
 static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops, rcli_flags_t *f)
@@ -101,10 +155,7 @@ static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, co
 					return RK_EINPUT;
 				}
 			in[n++] = a.pos;
-		} else if (!ops->opt(o, &a, &st) && !rcli_common(&a, c, f, &st)) {
-			rk_set_error("unknown option '%s' (see %s)", a.argv[a.i], ops->help);
-			return RK_EINPUT;
-		}
+		} else if ((st = rcli_option(&a, o, c, ops, f)) != RK_OK) return st;
 	}
 	ops->inputs(o, in, n);
 	if (st || f->help || f->version) return st;
