@@ -43,6 +43,13 @@ enum { RK_LOG_OFF = 0, RK_LOG_ERROR = 1, RK_LOG_WARNING = 3, RK_LOG_INFO = 4, RK
 void rk_set_log_level(int level);
 int rk_get_log_level(void);
 void rk_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Error lines held instead of printed while on (a job of several ranks: mpi/comm.c prints
+ * each different line once, from rank 0, when the ranks agree on a failure); rk_log_hold(0)
+ * prints what is still held. rk_log_held: the held lines ("" when none), valid until the next
+ * error line or rk_log_held_clear. */
+void rk_log_hold(int on);
+const char *rk_log_held(size_t *n);
+void rk_log_held_clear(void);
 #define rk_err(...) rk_log(RK_LOG_ERROR, __VA_ARGS__)
 #define rk_warn(...) rk_log(RK_LOG_WARNING, __VA_ARGS__)
 #define rk_info(...) rk_log(RK_LOG_INFO, __VA_ARGS__)

@@ -162,24 +162,41 @@ static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, co
 	return ops->check(o);
 }
 
+/* A usage error under mpirun: every rank parsed the same words, so rank 0 says it once
+ * (the others wait for it, so mpirun does not end it first). */
+static int rcli_usage_error(int argc, const rcli_ops_t *ops, rk_status_t st)
+{
+	rmpi_t w;
+	if (rmpi_is_launched() && rmpi_init(&w, 0, 0) == RK_OK) {
+		if (w.rank == 0) {
+			rk_err("%s", rk_error());
+			if (argc <= 1) ops->usage(stderr);
+		}
+		rmpi_agree(&w, RK_OK);
+		rmpi_finalize(&w);
+		return rk_exit_code(st);
+	}
+	rk_err("%s", rk_error());
+	if (argc <= 1) ops->usage(stderr);
+	return rk_exit_code(st);
+}
+
 int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops)
 {
 	rcli_flags_t f = { 0, 0 };
 	rk_status_t st = rcli_parse(argc, argv, o, c, ops, &f);
 	if (f.help) { ops->usage(stdout); return 0; }
 	if (f.version) { rcli_version(stdout); return 0; }
-	if (st) {
-		rk_err("%s", rk_error());
-		if (argc <= 1) ops->usage(stderr);
-		return 1;
-	}
+	if (st) return rcli_usage_error(argc, ops, st);
 	rmpi_t w;
 	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it */
 	const int hint = c->backend != RK_BACKEND_CPU ? rmpi_local_rank_hint() : -1;
 	if (hint >= 0) rgpu_warm_start(hint);
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }
-	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
+	/* info and progress from rank 0 only; every rank reports its own warnings; errors are
+	 * held and said once per job (rmpi_say_errors) */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
+	rk_log_hold(w.size > 1);
 	/* resolved once: every later rmpi_threads() returns it without a second warning */
 	c->threads = rmpi_threads(&w, c);
 	rio_set_threads(c->threads);
@@ -190,6 +207,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	}
 	if (c->backend != RK_BACKEND_CPU) rgpu_warm_start(w.local_rank);
 	st = ops->run(&w, o);
+	rmpi_say_errors(&w);
 	rgpu_warm_join();
 	rmpi_finalize(&w);
 	return rk_exit_code(st);
