@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "algo/rkt.h"
+#include "algo/ham.h"
+#include "algo/aln.h"
 #include "gpu/rgpu.h"
 #include "io/rio.h"
 
@@ -18,8 +20,11 @@ const int rcli_n_modes = (int)(sizeof rcli_modes / sizeof rcli_modes[0]);
 
 void rcli_version(FILE *fp)
 {
-	/* what this build can run on, the way samtools --version lists its features */
-	fprintf(fp, "rktlcs %s\ncpu: OpenMP, %s\n", RKTLCS_VERSION, rkt_simd_name());
+	/* what this build can run on, the way samtools --version lists its features: each
+	 * mode's CPU kernels as its dispatch picks them on this CPU (RKTLCS_SIMD counts) */
+	const char *lev = aln_simd_name(aln_simd_level(-1));
+	fprintf(fp, "rktlcs %s\ncpu: OpenMP; kernels: rkt %s, hamming %s, lev %s, lcs %s\n", RKTLCS_VERSION, rkt_simd_name(),
+	        ham_simd_name(), lev, lev);
 #ifdef RKTLCS_HAVE_CUDA
 	int nd = rgpu_device_count();
 	char name[256] = "";
