@@ -56,12 +56,13 @@ void rk_log_held_clear(void);
 #define rk_debug(...) rk_log(RK_LOG_DEBUG, __VA_ARGS__)
 
 /* Progress of a long loop at level info. On a terminal: one line rewritten in place with
- * the percentage and an ETA; elsewhere (batch logs): a line at every 10% or 30 s. Call
- * rk_progress from one thread only. */
+ * the percentage and an ETA, after 2 s, at most twice a second; elsewhere (batch logs): a
+ * line with the ETA after rk_tune.progress_first seconds (5), then one every
+ * rk_tune.progress_every (60). Call rk_progress from one thread only. */
 typedef struct {
 	const char *what;     /* e.g. "rkt: read pairs" */
 	double total, t0, last;
-	int tty, step, shown;
+	int tty, shown;
 } rk_progress_t;
 void rk_progress_start(rk_progress_t *p, const char *what, double total);
 void rk_progress(rk_progress_t *p, double done);
@@ -114,7 +115,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
  *                            ("4k"; default and cap 1G): tests put window ends everywhere
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
- *                            reads over 65,000 bp, short ones too (tests, benchmarks) */
+ *                            reads over 65,000 bp, short ones too (tests, benchmarks)
+ *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with
+ *   RKTLCS_PROGRESS_EVERY=S  its ETA, after S seconds (default 5), then one every S (default 60) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -135,6 +138,8 @@ typedef struct {
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
 	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
+	double progress_first;    /* batch logs: seconds before the first progress line (with its ETA) */
+	double progress_every;    /* batch logs: seconds between progress lines after it */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

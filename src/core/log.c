@@ -98,11 +98,16 @@ static void rk_progress_line(rk_progress_t *p, double done, double now)
 {
 	double f = done / p->total, dt = now - p->t0;
 	char eta[48] = "";
-	if (f > 0.01 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
 	if (p->tty) {
+		if (f > 0.01 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
 		fprintf(stderr, "\r[rktlcs] %s: %5.1f%%, %.0f s%s\033[K", p->what, 100 * f, dt, eta);
 		rk_progress_open = 1;
-	} else fprintf(stderr, "[rktlcs] %s: %.1f%%, %.1f s%s\n", p->what, 100 * f, dt, eta);
+	} else {
+		/* the first line of a batch log comes early, at under 1% done: its ETA is the pace so far */
+		if (f > 0 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
+		else if (f < 1) snprintf(eta, sizeof eta, ", ETA unknown");
+		fprintf(stderr, "[rktlcs] %s: %.1f%%, %.1f s%s\n", p->what, 100 * f, dt, eta);
+	}
 	p->shown = 1;
 }
 
@@ -114,10 +119,8 @@ void rk_progress(rk_progress_t *p, double done)
 		/* nothing for short runs; then at most twice a second */
 		if (now - p->t0 < 2.0 || now - p->last < 0.5) return;
 	} else {
-		/* batch logs: at each 10% step or every 30 s, after the first 2 s */
-		int step = (int)(10 * done / p->total);
-		if (now - p->t0 < 2.0 || (step <= p->step && now - p->last < 30.0)) return;
-		p->step = step;
+		/* batch logs: an ETA early, then a line a minute at most */
+		if (now - p->t0 < rk_tune.progress_first || (p->shown && now - p->last < rk_tune.progress_every)) return;
 	}
 	p->last = now;
 	rk_progress_line(p, done, now);

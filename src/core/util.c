@@ -102,7 +102,8 @@ void rk_common_init(rk_common_t *c)
 	c->backend = RK_BACKEND_AUTO;
 }
 
-rk_tune_t rk_tune = { .simd = -1, .gpu_carveout = -1, .split_cells = 4294967296.0, .gpu_once_minb = 4, .start_timeout = 120 };
+rk_tune_t rk_tune = { .simd = -1, .gpu_carveout = -1, .split_cells = 4294967296.0, .gpu_once_minb = 4, .start_timeout = 120,
+                     .progress_first = 5, .progress_every = 60 };
 
 void rk_tune_init(void)
 {
@@ -124,4 +125,6 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) rk_tune.start_timeout = atof(v);
 	if ((v = getenv("RKTLCS_READ_WINDOW")) && *v) rk_tune.read_window = (int64_t)rk_parse_size(v);
 	if ((v = getenv("RKTLCS_RKT_LANES32")) && *v) rk_tune.rkt_lanes32 = atoi(v);
+	if ((v = getenv("RKTLCS_PROGRESS_FIRST")) && *v) rk_tune.progress_first = atof(v);
+	if ((v = getenv("RKTLCS_PROGRESS_EVERY")) && *v) rk_tune.progress_every = atof(v);
 }
