@@ -38,8 +38,6 @@ typedef struct {
 } rcli_args_t;
 
 enum { RCLI_END = 0, RCLI_OPT = 1, RCLI_POS = 2 };
-/* The mode names that would be typos, not inputs, for rcli_dispatch and the tests. */
-int rcli_edit(const char *a, const char *b);
 
 void rcli_args_init(rcli_args_t *a, int argc, char **argv);
 int rcli_next(rcli_args_t *a);

@@ -38,7 +38,7 @@ void rcli_version(FILE *fp)
 
 /* Edit distance of two short words with a swap of neighbours as one edit ("lsc" is 1 from
  * "lcs", 2 from "lev"), for "did you mean". */
-int rcli_edit(const char *a, const char *b)
+static int rcli_edit(const char *a, const char *b)
 {
 	int la = (int)strlen(a), lb = (int)strlen(b), d[3][64];  /* rows i-2, i-1, i */
 	if (la > 60 || lb > 60) return 99;

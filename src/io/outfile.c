@@ -68,6 +68,10 @@ static void rio_on_signal(int sig)
 		_exit(128 + sig);
 	}
 	if (rio_quiet) _exit(128 + sig);
+	/* error lines held for the job's one report (mpirun ending this rank before it came) */
+	size_t held;
+	const char *h = rk_log_held(&held);
+	if (held) { ssize_t r = write(STDERR_FILENO, h, held); (void)r; }
 	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
 	                   sig == SIGXFSZ ? "SIGXFSZ (file size limit exceeded)" : "a signal";
 	rio_say("[rktlcs] error: stopped by ", name);
