@@ -11,7 +11,7 @@ static void rkt_usage(FILE *fp)
 "\n"
 "Usage: rktlcs [rkt] [options] READS            (READS: FASTA/FASTQ, plain/gzip/BGZF, '-' = stdin)\n"
 "       mpirun -np N rktlcs READS -k K -t T -tau TAU\n"
-"       rktlcs MODE --help                       (modes below)\n"
+"       rktlcs MODE --help                       (modes below; also: rktlcs help MODE, rktlcs version)\n"
 "\n", RKTLCS_VERSION);
 	for (int i = 0; i < rcli_n_modes; i++) fprintf(fp, "  %-8s %s\n", rcli_modes[i].name, rcli_modes[i].summary);
 	fprintf(fp,
