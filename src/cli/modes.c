@@ -177,7 +177,8 @@ static int rcli_usage_error(int argc, const rcli_ops_t *ops, rk_status_t st)
 			rk_err("%s", rk_error());
 			if (argc <= 1) ops->usage(stderr);
 		}
-		rmpi_agree(&w, RK_OK);
+		/* agreed as a failure: mpirun's SIGTERM to ranks still finalizing adds no line */
+		rmpi_agree(&w, st);
 		rmpi_finalize(&w);
 		return rk_exit_code(st);
 	}
