@@ -43,18 +43,26 @@ enum { RK_LOG_OFF = 0, RK_LOG_ERROR = 1, RK_LOG_WARNING = 3, RK_LOG_INFO = 4, RK
 void rk_set_log_level(int level);
 int rk_get_log_level(void);
 void rk_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Error lines held instead of printed while on (a job of several ranks: mpi/comm.c prints
+ * each different line once, from rank 0, when the ranks agree on a failure); rk_log_hold(0)
+ * prints what is still held. rk_log_held: the held lines ("" when none), valid until the next
+ * error line or rk_log_held_clear. */
+void rk_log_hold(int on);
+const char *rk_log_held(size_t *n);
+void rk_log_held_clear(void);
 #define rk_err(...) rk_log(RK_LOG_ERROR, __VA_ARGS__)
 #define rk_warn(...) rk_log(RK_LOG_WARNING, __VA_ARGS__)
 #define rk_info(...) rk_log(RK_LOG_INFO, __VA_ARGS__)
 #define rk_debug(...) rk_log(RK_LOG_DEBUG, __VA_ARGS__)
 
 /* Progress of a long loop at level info. On a terminal: one line rewritten in place with
- * the percentage and an ETA; elsewhere (batch logs): a line at every 10% or 30 s. Call
- * rk_progress from one thread only. */
+ * the percentage and an ETA, after 2 s, at most twice a second; elsewhere (batch logs): a
+ * line with the ETA after rk_tune.progress_first seconds (5), then one every
+ * rk_tune.progress_every (60). Call rk_progress from one thread only. */
 typedef struct {
 	const char *what;     /* e.g. "rkt: read pairs" */
 	double total, t0, last;
-	int tty, step, shown;
+	int tty, shown;
 } rk_progress_t;
 void rk_progress_start(rk_progress_t *p, const char *what, double total);
 void rk_progress(rk_progress_t *p, double done);
@@ -121,7 +129,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_EXIT_TEARDOWN=1   a process that made a CUDA context tears the runtime down at exit
  *                            (default: _exit after the outputs are committed; the driver frees it)
  *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/cost.c), whatever the
- *                            estimates */
+ *                            estimates
+ *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with
+ *   RKTLCS_PROGRESS_EVERY=S  its ETA, after S seconds (default 5), then one every S (default 60) */
 typedef struct {
 	int simd;                 /* -1: auto */
 	int no_vpopcnt;
@@ -145,6 +155,8 @@ typedef struct {
 	int no_share;             /* tests: no node-shared memory, every rank its own copy */
 	int64_t ham_batch;        /* tests: bases per batch rank 0 hands out in hamming's streamed read (0: 64M) */
 	int64_t ham_piece;        /* tests: bytes per piece of hamming's pairs sent to rank 0 (0: 4M) */
+	double progress_first;    /* batch logs: seconds before the first progress line (with its ETA) */
+	double progress_every;    /* batch logs: seconds between progress lines after it */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 void rk_tune_init(void);

@@ -9,7 +9,7 @@
 #include <zlib.h>
 #include "testutil.h"
 
-typedef struct { int all, keep, blank, csv, molten, lower; long cap, maxd; } nv_opt_t;
+typedef struct { int all, keep, blank, csv, molten, lower, header; long cap, maxd; } nv_opt_t;
 typedef struct { int n; char **name, **seq; } nv_aln_t;
 
 static int nv_read(const char *path, nv_aln_t *a, int keep)
@@ -63,6 +63,8 @@ static long nv_dist(const char *x, const char *y, const nv_opt_t *o)
 static void nv_print(FILE *fp, const nv_aln_t *a, const nv_opt_t *o)
 {
 	char sep = o->csv ? ',' : '\t';
+	/* snp-dists 1.x -t: a header on the long formats */
+	if (o->header && (o->molten || o->maxd >= 0)) fprintf(fp, "sequence_1%csequence_2%cdistance\n", sep, sep);
 	if (o->maxd >= 0) {
 		for (int i = 0; i < a->n; i++)
 			for (int j = i + 1; j < a->n; j++) {
@@ -72,8 +74,9 @@ static void nv_print(FILE *fp, const nv_aln_t *a, const nv_opt_t *o)
 		return;
 	}
 	if (o->molten) {
+		/* -L -m as snp-dists 1.2: each unordered pair once, (i, j) with j >= i */
 		for (int i = 0; i < a->n; i++)
-			for (int j = 0; j < a->n; j++)
+			for (int j = o->lower ? i : 0; j < a->n; j++)
 				fprintf(fp, "%s%c%s%c%ld\n", a->name[i], sep, a->name[j], sep, nv_dist(a->seq[i], a->seq[j], o));
 		return;
 	}
@@ -100,6 +103,7 @@ static int nv_parse(int argc, char **argv, nv_opt_t *o, char *args, size_t m)
 		else if (!strcmp(s, "-c")) o->csv = 1;
 		else if (!strcmp(s, "-m")) o->molten = 1;
 		else if (!strcmp(s, "-L")) o->lower = 1;
+		else if (!strcmp(s, "-t")) o->header = 1;
 		else if (!strcmp(s, "-x")) o->cap = atol(argv[++i]);
 		else if (!strcmp(s, "--max-dist")) o->maxd = atol(argv[++i]);
 		else return i;
@@ -129,7 +133,8 @@ static int random_sets(const char *cli, const char *tmp, int nsets)
 	static const char *sym = "ACGTACGTACGTacgtNn-.RYKM*U";
 	static const char *opts[][4] = { { "" }, { "-a" }, { "-k" }, { "-a", "-k" }, { "-b" }, { "-c" }, { "-m" }, { "-L" }, { "-c", "-b", "-L" },
 	                                 { "-m", "-c" }, { "-x", "X" }, { "--max-dist", "D" }, { "-a", "--max-dist", "D" }, { "-k", "-x", "X", "-L" },
-	                                 { "-a", "-k", "-m" }, { "-a", "-k", "-x", "X" } };
+	                                 { "-a", "-k", "-m" }, { "-a", "-k", "-x", "X" }, { "-m", "-L" }, { "-m", "-t", "-L", "-c" },
+	                                 { "-t", "--max-dist", "D" }, { "-m", "-t" } };
 	int n_opts = sizeof opts / sizeof opts[0];
 	char fa[512], got[512], want[512], cmd[2048];
 	for (int it = 0; it < nsets; it++) {

@@ -239,6 +239,11 @@ static int ham_v512(void)
 #endif
 }
 
+const char *ham_simd_name(void)
+{
+	return ham_v512() ? "avx512vpopcntdq" : "scalar";
+}
+
 uint32_t ham_dist(const ham_set_t *h, int64_t i, int64_t j, uint32_t stop)
 {
 	const uint64_t *a = h->bits + i * h->stride, *b = h->bits + j * h->stride;

@@ -51,6 +51,8 @@ rk_status_t ham_set_init(ham_set_t *h, const rio_reads_t *r, const ham_opt_t *o)
 void ham_set_free(ham_set_t *h);
 
 /* Distance of one pair; stops counting early once above `stop` (then any value > stop). */
+/* The CPU kernel the distances use: "avx512vpopcntdq" or "scalar" (rcli_version). */
+const char *ham_simd_name(void);
 uint32_t ham_dist(const ham_set_t *h, int64_t i, int64_t j, uint32_t stop);
 
 /* Distances of rows [r0, r1) x columns [c0, c1) into out[(i - r0) * ld + (j - c0)], capped;

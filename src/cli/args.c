@@ -15,6 +15,7 @@ void rcli_args_init(rcli_args_t *a, int argc, char **argv)
 int rcli_next(rcli_args_t *a)
 {
 	a->name = a->eq = a->pos = 0;
+	a->eq_used = 0;
 	if (++a->i >= a->argc) return RCLI_END;
 	const char *s = a->argv[a->i];
 	if (!a->only_pos && strcmp(s, "--") == 0) {
@@ -41,7 +42,8 @@ int rcli_is(const rcli_args_t *a, const char *s1, const char *s2)
 const char *rcli_value(rcli_args_t *a)
 {
 	const char *v = a->eq;
-	if (!v) {
+	if (v) a->eq_used = 1;
+	else {
 		if (a->i + 1 >= a->argc) { rk_set_error("option %s needs a value", a->name); return 0; }
 		v = a->argv[++a->i];
 	}

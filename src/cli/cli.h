@@ -22,7 +22,10 @@ extern const int rcli_n_modes;
 int rcli_main(int argc, char **argv);
 
 /* ---- argument iterator: "-x V", "--opt V", "--opt=V", the paper's "-tau V"; "--" ends
- * the options; "-" is a file name (stdin) ---- */
+ * the options; "-" is a file name (stdin). rcli_parse (modes.c) also takes getopt's forms
+ * for every mode: a value attached to a one-letter option ("-k1", "-x5", "-@4") and
+ * one-letter flags bundled ("-bcL", "-bx 5"), tried only when the whole word is no option
+ * ("-tau" stays one option) ---- */
 typedef struct {
 	int argc, i;
 	char **argv;
@@ -30,6 +33,7 @@ typedef struct {
 	const char *eq;     /* the value given as --opt=value, or NULL */
 	const char *pos;    /* a positional argument */
 	int only_pos;       /* after "--" */
+	int eq_used;        /* the option's handler took eq as its value */
 	char buf[64];
 } rcli_args_t;
 

@@ -19,11 +19,15 @@ static void ham_usage(FILE *fp)
 "  -b                      blank top-left cell\n"
 "  -c                      comma-separated\n"
 "  -m                      long format: name1 name2 dist, all ordered pairs\n"
-"  -L                      lower triangle only\n"
-"      --max-dist INT      long format of the pairs i < j with dist <= INT (sparse, scales)\n", RKTLCS_VERSION);
+"  -L                      lower triangle only; with -m each pair once (name2 at or after name1)\n"
+"  -t                      header line on the long formats (-m, --max-dist)\n"
+"      --max-dist INT      long format of the pairs i < j with dist <= INT (sparse, scales)\n"
+"  -j INT                  CPU threads per rank, as --threads\n", RKTLCS_VERSION);
 	rcli_common_usage(fp, 1);
 	fprintf(fp,
 "\n"
+"snp-dists' options -a -b -c -j -k -L -m -q -t -x and -h mean the same here; its -v (version)\n"
+"is rktlcs' -v (verbose): use --version. Values may be attached and flags bundled (-bcL -x5).\n"
 "Matrix rows and columns in input order; -m: name1 name2 dist for every ordered pair;\n"
 "--max-dist: name1 name2 dist for the pairs i < j within D, sorted by (i, j).\n"
 "Summary on stderr: sequences, columns (informative), ranks, threads, backend, time, pairs/s.\n"
@@ -41,6 +45,8 @@ static int ham_opt(void *op, rcli_args_t *a, rk_status_t *st)
 	else if (rcli_is(a, "-c", 0)) o->lay.csv = 1;
 	else if (rcli_is(a, "-m", 0)) o->lay.molten = 1;
 	else if (rcli_is(a, "-L", 0)) o->lay.lower = 1;
+	else if (rcli_is(a, "-t", 0)) o->lay.header = 1;
+	else if (rcli_is(a, "-j", 0)) { if ((*st = rcli_int(a, 1, INT32_MAX, &x)) == RK_OK) o->c.threads = (int)x; }
 	else if (rcli_is(a, "-x", 0)) { if ((*st = rcli_int(a, 1, UINT32_MAX - 1, &x)) == RK_OK) o->algo.cap = (uint32_t)x; }
 	else if (rcli_is(a, "--max-dist", 0)) *st = rcli_int(a, 0, UINT32_MAX - 1, &o->lay.max_dist);
 	else return 0;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "algo/rkt.h"
+#include "algo/ham.h"
+#include "algo/aln.h"
 #include "gpu/rgpu.h"
 #include "io/rio.h"
 
@@ -19,8 +21,11 @@ const int rcli_n_modes = (int)(sizeof rcli_modes / sizeof rcli_modes[0]);
 
 void rcli_version(FILE *fp)
 {
-	/* what this build can run on, the way samtools --version lists its features */
-	fprintf(fp, "rktlcs %s\ncpu: OpenMP, %s\n", RKTLCS_VERSION, rkt_simd_name());
+	/* what this build can run on, the way samtools --version lists its features: each
+	 * mode's CPU kernels as its dispatch picks them on this CPU (RKTLCS_SIMD counts) */
+	const char *lev = aln_simd_name(aln_simd_level(-1));
+	fprintf(fp, "rktlcs %s\ncpu: OpenMP; kernels: rkt %s, hamming %s, lev %s, lcs %s\n", RKTLCS_VERSION, rkt_simd_name(),
+	        ham_simd_name(), lev, lev);
 #ifdef RKTLCS_HAVE_CUDA
 	int nd = rgpu_device_count();
 	char name[256] = "";
@@ -32,24 +37,40 @@ void rcli_version(FILE *fp)
 #endif
 }
 
-/* Edit distance of two short words, for "did you mean". */
+/* Edit distance of two short words with a swap of neighbours as one edit ("lsc" is 1 from
+ * "lcs", 2 from "lev"), for "did you mean". */
 static int rcli_edit(const char *a, const char *b)
 {
-	int la = (int)strlen(a), lb = (int)strlen(b), d[64];
+	int la = (int)strlen(a), lb = (int)strlen(b), d[3][64];  /* rows i-2, i-1, i */
 	if (la > 60 || lb > 60) return 99;
-	for (int j = 0; j <= lb; j++) d[j] = j;
+	for (int j = 0; j <= lb; j++) d[0][j] = j;
 	for (int i = 1; i <= la; i++) {
-		int diag = d[0];
-		d[0] = i;
+		int *p2 = d[(i + 1) % 3], *p1 = d[(i + 2) % 3], *r = d[i % 3];
+		r[0] = i;
 		for (int j = 1; j <= lb; j++) {
-			int t = d[j], v = diag + (a[i - 1] != b[j - 1]);
-			if (d[j] + 1 < v) v = d[j] + 1;
-			if (d[j - 1] + 1 < v) v = d[j - 1] + 1;
-			d[j] = v;
-			diag = t;
+			int v = p1[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p1[j] + 1 < v) v = p1[j] + 1;
+			if (r[j - 1] + 1 < v) v = r[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && p2[j - 2] + 1 < v) v = p2[j - 2] + 1;
+			r[j] = v;
 		}
 	}
-	return d[lb];
+	return d[la % 3][lb];
+}
+
+/* The mode that a word which is no file most likely meant: the start of a mode's name
+ * ("ham"), or the nearest name within 2 edits; "" if none; names at the same distance: all. */
+static void rcli_suggest(const char *m, char *out, size_t n)
+{
+	int best = 3;
+	out[0] = 0;
+	for (int i = 0; i < rcli_n_modes; i++) {
+		const char *name = rcli_modes[i].name;
+		int d = strlen(m) >= 2 && strncmp(m, name, strlen(m)) == 0 ? 0 : rcli_edit(m, name);
+		if (d >= (int)strlen(name)) continue;
+		if (d < best) { best = d; snprintf(out, n, "'%s'", name); }
+		else if (d == best) { size_t l = strlen(out); snprintf(out + l, n - l, " or '%s'", name); }
+	}
 }
 
 static int rcli_dispatch(int argc, char **argv)
@@ -58,15 +79,20 @@ static int rcli_dispatch(int argc, char **argv)
 		const char *m = argv[1];
 		for (int i = 0; i < rcli_n_modes; i++)
 			if (strcmp(m, rcli_modes[i].name) == 0) return rcli_modes[i].main(argc - 1, argv + 1);
+		/* samtools' "help [MODE]" and "version"; a reads file of that name is ./help */
+		if (strcmp(m, "help") == 0) {
+			char *h[] = { argv[0], argc > 2 ? argv[2] : (char *)"rkt", (char *)"--help", 0 };
+			return rcli_dispatch(3, h);
+		}
+		if (strcmp(m, "version") == 0) { rcli_version(stdout); return 0; }
 		/* a word that is no file but close to a mode's name is a typo, not the input */
 		struct stat sb;
+		char near[64];
 		if (m[0] != '-' && stat(m, &sb) != 0) {
-			for (int i = 0; i < rcli_n_modes; i++) {
-				int d = rcli_edit(m, rcli_modes[i].name);
-				if (d <= 2 && d < (int)strlen(rcli_modes[i].name)) {
-					fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean '%s'?)\n", m, rcli_modes[i].name);
-					return 1;
-				}
+			rcli_suggest(m, near, sizeof near);
+			if (near[0]) {
+				fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean %s?)\n", m, near);
+				return 1;
 			}
 		}
 	}
@@ -80,6 +106,39 @@ int rcli_main(int argc, char **argv)
 	int r = rcli_dispatch(argc, argv);
 	rio_cleanup_normal_exit();
 	return r;
+}
+
+/* One option word: whole ("-tau", "--path", "-k 1", "--max-dist=3"), else getopt's forms of
+ * one-letter options: a value attached ("-k1") or flags bundled ("-bcL"; the last letter may
+ * take the next word or the rest of this one as its value). */
+static rk_status_t rcli_option(rcli_args_t *a, void *o, rk_common_t *c, const rcli_ops_t *ops, rcli_flags_t *f)
+{
+	rk_status_t st = RK_OK;
+	const char *word = a->argv[a->i];
+	if (ops->opt(o, a, &st) || rcli_common(a, c, f, &st)) {
+		if (!st && a->eq && !a->eq_used) {
+			rk_set_error("option %s takes no value ('%s')", a->name, word);
+			return RK_EINPUT;
+		}
+		return st;
+	}
+	if (word[1] == '-' || !word[2]) {
+		rk_set_error("unknown option '%s' (see %s)", word, ops->help);
+		return RK_EINPUT;
+	}
+	for (const char *p = word + 1; *p; p++) {
+		a->buf[0] = '-'; a->buf[1] = *p; a->buf[2] = 0;
+		a->name = a->buf;
+		a->eq = p[1] ? p + 1 : 0;
+		a->eq_used = 0;
+		if (!ops->opt(o, a, &st) && !rcli_common(a, c, f, &st)) {
+			if (p == word + 1) rk_set_error("unknown option '%s' (see %s)", word, ops->help);
+			else rk_set_error("unknown option '-%c' in '%s' (see %s)", *p, word, ops->help);
+			return RK_EINPUT;
+		}
+		if (st || a->eq_used) return st;
+	}
+	return RK_OK;
 }
 
 static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops, rcli_flags_t *f)
@@ -102,10 +161,7 @@ static rk_status_t rcli_parse(int argc, char **argv, void *o, rk_common_t *c, co
 					return RK_EINPUT;
 				}
 			in[n++] = a.pos;
-		} else if (!ops->opt(o, &a, &st) && !rcli_common(&a, c, f, &st)) {
-			rk_set_error("unknown option '%s' (see %s)", a.argv[a.i], ops->help);
-			return RK_EINPUT;
-		}
+		} else if ((st = rcli_option(&a, o, c, ops, f)) != RK_OK) return st;
 	}
 	ops->inputs(o, in, n);
 	if (st || f->help || f->version) return st;
@@ -136,17 +192,33 @@ static void rcli_startup_note(const rmpi_t *w, double t_main, double t_init, int
 	         t_init, vis);
 }
 
+/* A usage error under mpirun: every rank parsed the same words, so rank 0 says it once
+ * (the others wait for it, so mpirun does not end it first). */
+static int rcli_usage_error(int argc, const rcli_ops_t *ops, rk_status_t st)
+{
+	rmpi_t w;
+	if (rmpi_is_launched() && rmpi_init(&w, 0, 0) == RK_OK) {
+		if (w.rank == 0) {
+			rk_err("%s", rk_error());
+			if (argc <= 1) ops->usage(stderr);
+		}
+		/* agreed as a failure: mpirun's SIGTERM to ranks still finalizing adds no line */
+		rmpi_agree(&w, st);
+		rmpi_finalize(&w);
+		return rk_exit_code(st);
+	}
+	rk_err("%s", rk_error());
+	if (argc <= 1) ops->usage(stderr);
+	return rk_exit_code(st);
+}
+
 int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *ops)
 {
 	rcli_flags_t f = { 0, 0 };
 	rk_status_t st = rcli_parse(argc, argv, o, c, ops, &f);
 	if (f.help) { ops->usage(stdout); return 0; }
 	if (f.version) { rcli_version(stdout); return 0; }
-	if (st) {
-		rk_err("%s", rk_error());
-		if (argc <= 1) ops->usage(stderr);
-		return 1;
-	}
+	if (st) return rcli_usage_error(argc, ops, st);
 	rmpi_t w;
 	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it; a rank that maps no
 	 * other GPU's memory sees only its own, so the driver starts one device, not the node's all */
@@ -163,8 +235,10 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (hint >= 0) rgpu_warm_start(hint);
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }
 	const double t_init = rk_realtime() - t_main;
-	/* info and progress from rank 0 only; every rank reports its own warnings and errors */
+	/* info and progress from rank 0 only; every rank reports its own warnings; errors are
+	 * held and said once per job (rmpi_say_errors) */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
+	rk_log_hold(w.size > 1);
 	/* resolved once: every later rmpi_threads() returns it without a second warning */
 	c->threads = rmpi_threads(&w, c);
 	rio_set_threads(c->threads);
@@ -181,6 +255,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	rcli_startup_note(&w, t_main, t_init, peers);
 	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: a job of ~%.2g s on one CPU thread: no GPU context ahead", guess);
 	st = ops->run(&w, o);
+	rmpi_say_errors(&w);
 	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And
 	 * the CUDA runtime's teardown at exit (~0.1 s: modules, streams, the context) is left to the
 	 * driver, which frees a process's device memory when it ends anyway */

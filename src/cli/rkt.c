@@ -14,7 +14,7 @@ static void rkt_usage(FILE *fp)
 "\n"
 "Usage: rktlcs [rkt] [options] READS            (READS: FASTA/FASTQ, plain/gzip/BGZF, '-' = stdin)\n"
 "       mpirun -np N rktlcs READS -k K -t T -tau TAU\n"
-"       rktlcs MODE --help                       (modes below)\n"
+"       rktlcs MODE --help                       (modes below; also: rktlcs help MODE, rktlcs version)\n"
 "\n", RKTLCS_VERSION);
 	for (int i = 0; i < rcli_n_modes; i++) fprintf(fp, "  %-8s %s\n", rcli_modes[i].name, rcli_modes[i].summary);
 	fprintf(fp,
@@ -43,6 +43,11 @@ static void rkt_usage(FILE *fp)
 static int rkt_opt(void *op, rcli_args_t *a, rk_status_t *st)
 {
 	rkt_run_opt_t *o = op;
+	/* "-tau15", as "-k1" and "-t1000" (which the common parser splits) */
+	if (!strncmp(a->name, "-tau", 4) && a->name[4] >= '0' && a->name[4] <= '9' && !a->eq) {
+		a->eq = a->name + 4;
+		a->name = "-tau";
+	}
 	if (rcli_is(a, "-k", "--mismatches")) *st = rcli_int(a, 0, INT64_MAX, &o->algo.k);
 	else if (rcli_is(a, "-t", "--min-reads")) *st = rcli_int(a, 1, INT64_MAX, &o->algo.t);
 	else if (rcli_is(a, "-tau", "--tau")) *st = rcli_int(a, 1, INT64_MAX, &o->algo.tau);

@@ -2,7 +2,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
+#include <pthread.h>
 #include "rktlcs.h"
 
 static int rk_log_level = RK_LOG_INFO;
@@ -11,6 +13,50 @@ void rk_set_log_level(int level) { rk_log_level = level; }
 int rk_get_log_level(void) { return rk_log_level; }
 
 static int rk_progress_open;  /* a terminal progress line is on screen, without its newline */
+
+/* error lines held for the job's one report (rk_log_hold) */
+static pthread_mutex_t rk_hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static int rk_hold;
+static char *rk_held;
+static size_t rk_held_l, rk_held_m;
+
+static void rk_hold_add(const char *line)
+{
+	size_t n = strlen(line);
+	pthread_mutex_lock(&rk_hold_mu);
+	if (rk_held_l + n + 1 > rk_held_m && rk_held_l + n < 64 * 1024) {
+		size_t m = (rk_held_l + n + 1) * 2;
+		char *t = realloc(rk_held, m);
+		if (t) { rk_held = t; rk_held_m = m; }
+	}
+	if (rk_held_l + n + 1 <= rk_held_m) {
+		memcpy(rk_held + rk_held_l, line, n + 1);
+		rk_held_l += n;
+	} else fputs(line, stderr);  /* never lost: said at once when it cannot be held */
+	pthread_mutex_unlock(&rk_hold_mu);
+}
+
+void rk_log_hold(int on)
+{
+	pthread_mutex_lock(&rk_hold_mu);
+	rk_hold = on;
+	if (!on && rk_held_l) { fputs(rk_held, stderr); rk_held_l = 0; }
+	pthread_mutex_unlock(&rk_hold_mu);
+}
+
+const char *rk_log_held(size_t *n)
+{
+	*n = rk_held_l;
+	return rk_held_l ? rk_held : "";
+}
+
+void rk_log_held_clear(void)
+{
+	pthread_mutex_lock(&rk_hold_mu);
+	rk_held_l = 0;
+	if (rk_held) rk_held[0] = 0;
+	pthread_mutex_unlock(&rk_hold_mu);
+}
 
 void rk_log(int level, const char *fmt, ...)
 {
@@ -28,6 +74,12 @@ void rk_log(int level, const char *fmt, ...)
 	}
 	buf[o] = 0;
 	const char *tag = level <= RK_LOG_ERROR ? "error: " : level <= RK_LOG_WARNING ? "warning: " : level >= RK_LOG_DEBUG ? "debug: " : "";
+	if (level <= RK_LOG_ERROR && rk_hold) {
+		char line[4200];
+		snprintf(line, sizeof line, "[rktlcs] %s%s\n", tag, buf);
+		rk_hold_add(line);
+		return;
+	}
 	/* one fprintf per line so lines from several ranks or threads do not interleave */
 	fprintf(stderr, "%s[rktlcs] %s%s\n", rk_progress_open ? "\n" : "", tag, buf);
 	rk_progress_open = 0;
@@ -46,11 +98,16 @@ static void rk_progress_line(rk_progress_t *p, double done, double now)
 {
 	double f = done / p->total, dt = now - p->t0;
 	char eta[48] = "";
-	if (f > 0.01 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
 	if (p->tty) {
+		if (f > 0.01 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
 		fprintf(stderr, "\r[rktlcs] %s: %5.1f%%, %.0f s%s\033[K", p->what, 100 * f, dt, eta);
 		rk_progress_open = 1;
-	} else fprintf(stderr, "[rktlcs] %s: %.1f%%, %.1f s%s\n", p->what, 100 * f, dt, eta);
+	} else {
+		/* the first line of a batch log comes early, at under 1% done: its ETA is the pace so far */
+		if (f > 0 && f < 1) snprintf(eta, sizeof eta, ", ETA %.0f s", dt / f - dt);
+		else if (f < 1) snprintf(eta, sizeof eta, ", ETA unknown");
+		fprintf(stderr, "[rktlcs] %s: %.1f%%, %.1f s%s\n", p->what, 100 * f, dt, eta);
+	}
 	p->shown = 1;
 }
 
@@ -62,10 +119,8 @@ void rk_progress(rk_progress_t *p, double done)
 		/* nothing for short runs; then at most twice a second */
 		if (now - p->t0 < 2.0 || now - p->last < 0.5) return;
 	} else {
-		/* batch logs: at each 10% step or every 30 s, after the first 2 s */
-		int step = (int)(10 * done / p->total);
-		if (now - p->t0 < 2.0 || (step <= p->step && now - p->last < 30.0)) return;
-		p->step = step;
+		/* batch logs: an ETA early, then a line a minute at most */
+		if (now - p->t0 < rk_tune.progress_first || (p->shown && now - p->last < rk_tune.progress_every)) return;
 	}
 	p->last = now;
 	rk_progress_line(p, done, now);

@@ -123,7 +123,8 @@ void rk_common_init(rk_common_t *c)
 	c->backend = RK_BACKEND_AUTO;
 }
 
-rk_tune_t rk_tune = { .simd = -1, .gpu_carveout = -1, .split_cells = 4294967296.0, .gpu_once_minb = 4, .start_timeout = 120 };
+rk_tune_t rk_tune = { .simd = -1, .gpu_carveout = -1, .split_cells = 4294967296.0, .gpu_once_minb = 4, .start_timeout = 120,
+                     .progress_first = 5, .progress_every = 60 };
 
 void rk_tune_init(void)
 {
@@ -148,4 +149,6 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_NO_SHARE")) && *v) rk_tune.no_share = atoi(v);
 	if ((v = getenv("RKTLCS_HAM_BATCH")) && *v) rk_tune.ham_batch = (int64_t)rk_parse_size(v);
 	if ((v = getenv("RKTLCS_HAM_PIECE")) && *v) rk_tune.ham_piece = (int64_t)rk_parse_size(v);
+	if ((v = getenv("RKTLCS_PROGRESS_FIRST")) && *v) rk_tune.progress_first = atof(v);
+	if ((v = getenv("RKTLCS_PROGRESS_EVERY")) && *v) rk_tune.progress_every = atof(v);
 }

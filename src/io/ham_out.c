@@ -43,7 +43,8 @@ static void fmt_molten_row(rio_buf_t *b, int64_t i, const void *cp)
 {
 	const ham_ctx_t *c = cp;
 	int64_t n = c->r->n;
-	for (int64_t j = 0; j < n; j++) fmt_pair(b, c, i, j, c->M[i * n + j], i || j);
+	/* -L: snp-dists 1.2's unique pairs, the diagonal included */
+	for (int64_t j = c->m->lay.lower ? i : 0; j < n; j++) fmt_pair(b, c, i, j, c->M[i * n + j], i || j);
 }
 
 static void ham_json_head(rio_buf_t *b, const rio_ham_meta_t *m, const rio_reads_t *r, const char *layout)
@@ -65,13 +66,13 @@ rk_status_t rio_ham_write_matrix(rio_out_t *out, const rio_ham_meta_t *m, const 
 	rio_buf_t b = { 0 };
 	rk_status_t st;
 	if (m->format == RK_FMT_JSON) {
-		ham_json_head(&b, m, r, m->lay.molten ? "long" : m->lay.lower ? "lower" : "matrix");
+		ham_json_head(&b, m, r, m->lay.molten ? (m->lay.lower ? "long-lower" : "long") : m->lay.lower ? "lower" : "matrix");
 		rio_buf_str(&b, m->lay.molten ? ",\"pairs\":[" : ",\"matrix\":[");
 	} else if (!m->lay.molten) {
 		if (!m->lay.blank) rio_buf_str(&b, "rktlcs-hamming");
 		for (int64_t j = 0; j < r->n; j++) { rio_buf_chr(&b, c.sep); rio_buf_str(&b, rio_name(r, j)); }
 		rio_buf_chr(&b, '\n');
-	}
+	} else if (m->lay.header) rio_buf_printf(&b, "sequence_1%csequence_2%cdistance\n", c.sep, c.sep);
 	st = rio_buf_write(&b, out->fp, what);
 	if (!st) st = rio_rows(out->fp, what, r->n, nth, m->lay.molten ? fmt_molten_row : fmt_matrix_row, &c);
 	if (!st && m->format == RK_FMT_JSON) {
@@ -92,7 +93,7 @@ rk_status_t rio_ham_write_pairs(rio_out_t *out, const rio_ham_meta_t *m, const r
 	if (first && m->format == RK_FMT_JSON) {
 		ham_json_head(&b, m, r, "pairs");
 		rio_buf_printf(&b, ",\"max_dist\":%lld,\"pairs\":[", (long long)m->lay.max_dist);
-	}
+	} else if (first && m->lay.header) rio_buf_printf(&b, "sequence_1%csequence_2%cdistance\n", c.sep, c.sep);
 	for (int64_t q = 0; q < n && !st; q++) {
 		fmt_pair(&b, &c, p[q].i, p[q].j, p[q].d, before + q);
 		if (b.l > (1 << 20)) st = rio_buf_write(&b, out->fp, what);

@@ -1,5 +1,5 @@
 /* io layer: hamming output (docs/hamming.md, "Output"): the N x N matrix (snp-dists
- * layouts: corner cell, -b, -c, -L), all ordered pairs (-m), the sparse --max-dist pairs,
+ * layouts: corner cell, -b, -c, -L), all ordered pairs (-m; -m -L: each pair once), the sparse --max-dist pairs,
  * and JSON. */
 #ifndef RIO_HAM_OUT_H
 #define RIO_HAM_OUT_H
@@ -9,7 +9,8 @@
 #include "algo/ham.h"
 
 typedef struct {
-	int blank, csv, molten, lower;  /* -b -c -m -L */
+	int blank, csv, molten, lower;  /* -b -c -m -L (with -m: each unordered pair once, j >= i) */
+	int header;                     /* -t: "sequence_1 sequence_2 distance" above -m / --max-dist */
 	int64_t max_dist;               /* --max-dist; -1: matrix layouts */
 } rio_ham_layout_t;
 

@@ -53,9 +53,26 @@ static void rio_say(const char *a, const char *b)
 static void rio_on_signal(int sig)
 {
 	rio_remove_all();
+	if (sig == SIGPIPE) {
+		/* the reader went away ("| head"): no message, and the exit a shell and a pipeline's
+		 * pipefail read as SIGPIPE (141), as samtools and minimap2, which keep the default */
+		struct sigaction dfl;
+		sigset_t set;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGPIPE, &dfl, 0);
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		sigprocmask(SIG_UNBLOCK, &set, 0);
+		raise(SIGPIPE);
+		_exit(128 + sig);
+	}
 	if (rio_quiet) _exit(128 + sig);
+	/* error lines held for the job's one report (mpirun ending this rank before it came) */
+	size_t held;
+	const char *h = rk_log_held(&held);
+	if (held) { ssize_t r = write(STDERR_FILENO, h, held); (void)r; }
 	const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
-	                   sig == SIGPIPE ? "SIGPIPE (the reader of the output went away)" :
 	                   sig == SIGXFSZ ? "SIGXFSZ (file size limit exceeded)" : "a signal";
 	rio_say("[rktlcs] error: stopped by ", name);
 	_exit(sig == SIGXFSZ ? 2 : 128 + sig);

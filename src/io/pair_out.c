@@ -126,13 +126,19 @@ void rio_pair_row(rio_buf_t *b, const rio_pair_meta_t *m, const char *name_a, in
 			rio_buf_chr(b, ']');
 			if (m->path) { rio_buf_str(b, ",\"start\":"); if (known) rio_buf_i64(b, ends->start); else rio_buf_str(b, "null"); }
 		}
-		if (m->mode == RIO_LEV && m->path) {
+		/* every row has every key of its mode (docs/lev.md, lcs.md): null where not asked for */
+		if (m->mode == RIO_LEV) {
 			rio_buf_str(b, ",\"cigar\":");
-			if (known) { rio_buf_chr(b, '"'); pair_path(b, path); rio_buf_chr(b, '"'); }
+			if (known && m->path) { rio_buf_chr(b, '"'); pair_path(b, path); rio_buf_chr(b, '"'); }
+			else rio_buf_str(b, "null");
+		} else {
+			rio_buf_str(b, ",\"subsequence\":");
+			if (m->seq) { rio_buf_chr(b, '"'); pair_subseq(b, path, seq_a); rio_buf_chr(b, '"'); }
+			else rio_buf_str(b, "null");
+			rio_buf_str(b, ",\"path\":");
+			if (m->path) { rio_buf_chr(b, '"'); pair_path(b, path); rio_buf_chr(b, '"'); }
 			else rio_buf_str(b, "null");
 		}
-		if (m->mode == RIO_LCS && m->seq) { rio_buf_str(b, ",\"subsequence\":\""); pair_subseq(b, path, seq_a); rio_buf_chr(b, '"'); }
-		if (m->mode == RIO_LCS && m->path) { rio_buf_str(b, ",\"path\":\""); pair_path(b, path); rio_buf_chr(b, '"'); }
 		rio_buf_chr(b, '}');
 		return;
 	}

@@ -31,6 +31,8 @@ static rk_status_t rmpi_check_srun(rmpi_t *w)
 	return RK_EINPUT;
 }
 
+int rmpi_is_launched(void) { return rmpi_launched(); }
+
 int rmpi_local_rank_hint(void)
 {
 	static const char *vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK", 0 };
@@ -108,11 +110,64 @@ void rmpi_finalize(rmpi_t *w)
 	if (w->mpi) MPI_Finalize();
 }
 
+/* Ending the job at once: what this rank holds is said now, not at an agreement. */
+static void rmpi_abort(const rmpi_t *w)
+{
+	rk_log_hold(0);
+	MPI_Abort(w->comm, 2);
+}
+
 /* A failed collective leaves the ranks out of step: nothing to agree on any more. */
 static void rmpi_die(const rmpi_t *w, const char *what)
 {
+	rk_log_hold(0);
 	rk_err("MPI communication failed (%s) on rank %d", what, w->rank);
 	MPI_Abort(w->comm, 2);
+}
+
+/* Rank 0 prints each different held line once, in rank order, so that an error every rank
+ * meets (no CUDA, a bad option) is one line per job, and one that a single rank meets is
+ * still said. The barrier keeps the ranks from exiting, and mpirun from ending rank 0,
+ * before it has written them. */
+void rmpi_say_errors(const rmpi_t *w)
+{
+	if (!w->mpi || w->size < 2) { rk_log_hold(0); return; }
+	size_t n;
+	const char *mine = rk_log_held(&n);
+	int len = (int)n, *lens = 0, *at = 0, total = 0, ok = 1;
+	char *all = 0;
+	if (w->rank == 0) {
+		lens = malloc(sizeof(int) * (size_t)w->size);
+		at = malloc(sizeof(int) * (size_t)w->size);
+		ok = lens && at;
+	}
+	if (MPI_Gather(&len, 1, MPI_INT, ok ? lens : &len, 1, MPI_INT, 0, w->comm) != MPI_SUCCESS) rmpi_die(w, "errors");
+	if (w->rank == 0 && ok) {
+		for (int r = 0; r < w->size; r++) { at[r] = total; total += lens[r]; }
+		ok = (all = malloc((size_t)total + 1)) != 0;
+	}
+	if (MPI_Bcast(&ok, 1, MPI_INT, 0, w->comm) != MPI_SUCCESS) rmpi_die(w, "errors");
+	if (!ok) {  /* no room to gather: each rank says its own */
+		rk_log_hold(0);
+		rk_log_hold(1);
+	}
+	else if (MPI_Gatherv(mine, len, MPI_CHAR, all, lens, at, MPI_CHAR, 0, w->comm) != MPI_SUCCESS) rmpi_die(w, "errors");
+	else if (w->rank == 0) {
+		all[total] = 0;
+		for (char *p = all, *e; *p; p = e) {
+			e = strchr(p, '\n');
+			e = e ? e + 1 : p + strlen(p);
+			size_t l = (size_t)(e - p);
+			int seen = 0;
+			for (char *q = all; q < p && !seen; q = strchr(q, '\n') + 1)
+				seen = strncmp(q, p, l) == 0;  /* l counts p's newline: whole lines */
+			if (!seen) fwrite(p, 1, l, stderr);
+		}
+		fflush(stderr);
+	}
+	rk_log_held_clear();
+	free(lens); free(at); free(all);
+	if (MPI_Barrier(w->comm) != MPI_SUCCESS) rmpi_die(w, "errors");
 }
 
 rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
@@ -120,7 +175,7 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
 	int in = (int)local, out = 0;
 	if (!w->mpi) return local;
 	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm) != MPI_SUCCESS) rmpi_die(w, "agree");
-	if (out != RK_OK) rio_cleanup_quiet();
+	if (out != RK_OK) { rio_cleanup_quiet(); rmpi_say_errors(w); }
 	return (rk_status_t)out;
 }
 
@@ -178,7 +233,7 @@ rk_status_t rmpi_agree_idle(const rmpi_t *w, rk_status_t local)
 	if (!w->mpi) return local;
 	if (MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_MAX, w->comm, &rq) != MPI_SUCCESS) rmpi_die(w, "agree");
 	rmpi_wait_idle(w, &rq, "agree");
-	if (out != RK_OK) rio_cleanup_quiet();
+	if (out != RK_OK) { rio_cleanup_quiet(); rmpi_say_errors(w); }
 	return (rk_status_t)out;
 }
 
@@ -253,7 +308,7 @@ static int rmpi_recv_bytes(const rmpi_t *w, void **buf, uint64_t *n, int from)
 	char *b = malloc(*n ? *n : 1);
 	if (!b) {
 		rk_err("rank %d: out of memory receiving %.3g MB from rank %d", w->rank, *n / 1e6, from);
-		MPI_Abort(w->comm, 2);
+		rmpi_abort(w);
 	}
 	*buf = b;
 	for (uint64_t o = 0; o < *n; o += RMPI_CHUNK) {
@@ -320,7 +375,7 @@ rk_status_t rmpi_pieces_end(const rmpi_t *w, rmpi_pieces_t *g, const void *data,
 				cap = hdr[0];
 				if (!(buf = malloc(cap))) {
 					rk_err("rank 0: out of memory receiving %.3g MB from rank %d", cap / 1e6, p);
-					MPI_Abort(w->comm, 2);
+					rmpi_abort(w);
 				}
 			}
 			rmpi_recv(w, buf, (size_t)hdr[0], p, RMPI_TAG_PIECE);
@@ -422,7 +477,7 @@ static rk_status_t read_each(const rmpi_t *w, const char *path, int keep_case, r
 	uint64_t *hs = malloc(sizeof hdr * (size_t)w->size);
 	if (!hs) {
 		rk_err("rank %d: out of memory", w->rank);
-		MPI_Abort(w->comm, 2);
+		rmpi_abort(w);
 	}
 	rmpi_allgather(w, hdr, sizeof hdr, hs);
 	int differ = 0;

@@ -20,6 +20,11 @@ rk_status_t ham_run_opt_check(const ham_run_opt_t *o)
 		rk_set_error("--max-dist writes pairs; it does not combine with -m or -L");
 		return RK_EINPUT;
 	}
+	/* snp-dists ignores -t without -m; a header asked for and not written would be a surprise */
+	if (o->lay.header && !o->lay.molten && o->lay.max_dist < 0) {
+		rk_set_error("-t adds a header line to the long formats: give it with -m or --max-dist");
+		return RK_EINPUT;
+	}
 	return RK_OK;
 }
 

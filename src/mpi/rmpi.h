@@ -40,6 +40,13 @@ void rmpi_watch_stop(void);
  * message; the others learn of the failure here and stop instead of hanging. */
 rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local);
 
+/* Collective: the error lines every rank holds (rk_log_hold, on in a job of several ranks),
+ * each different line printed once by rank 0, in rank order; rmpi_agree calls it on a
+ * failure, rcli_mode after the run. */
+void rmpi_say_errors(const rmpi_t *w);
+/* Started by mpirun or srun (rmpi_init will call MPI_Init). */
+int rmpi_is_launched(void);
+
 /* Collective: 1 if flag is set on any rank. Every rank must take the same decisions that
  * shape shared data (the partition, the gather), even where their backends differ. */
 int rmpi_any(const rmpi_t *w, int flag);
