@@ -135,7 +135,7 @@ rk_status_t near_apx_build(near_apx_t **out, int64_t n, const char *const *seq, 
 	near_apx_t *a = calloc(1, sizeof *a);
 	*out = 0;
 	if (!a || n >= ((int64_t)1 << 27) || k < 1 || k > APX_KMAX) goto oom;
-	a->n = n; a->d = d; a->k = k; a->thr = 2 * k - d; a->seq = seq; a->len = len;
+	a->n = n; a->d = d; a->k = k; a->thr = 2 * k - d; a->seq = seq; a->len = len;  /* thr < 1: no read indexed, every pair */
 	if (!(a->free2 = calloc((size_t)n + 1, 1)) || !(a->weak = malloc(sizeof *a->weak * (size_t)(n + 1)))) goto oom;
 	for (int64_t j = 0; j < n; j++) {
 		const int64_t q = apx_q(len[j], k);
