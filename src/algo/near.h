@@ -45,7 +45,7 @@ void aln_near_free(aln_near_t *f);
 typedef struct { int64_t *mark, hits; } aln_near_scr_t;
 rk_status_t aln_near_scratch(const aln_near_t *f, aln_near_scr_t *s);
 
-/* The reads j > i that may be within d of read i, ascending, into js (room for n - i - 1
+/* The reads j > i that may be within d of read i, ascending, into js (room for n - i
  * entries); returns how many. */
 int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr_t *s);
 

@@ -172,25 +172,29 @@ typedef struct {
 	int64_t n_look;
 } apx_row_t;
 
-#define APX_AHEAD 16   /* lookups whose entries are fetched ahead of the one read */
+#define APX_AHEAD 32   /* lookups whose entries are fetched ahead of the one read */
 
 /* the entries of lookup l: pieces s of reads j > i near p (score 2: exact, else one edit) */
 static inline void apx_take(apx_row_t *r, const apx_look_t *l)
 {
 	const apx_idx_t *t = l->t;
 	const uint32_t e1 = t->start[l->b + 1], first = (uint32_t)((r->i + 1) << 5);
-	const int64_t d = r->a->d, p = l->p;
-	for (uint32_t e = t->start[l->b]; e < e1; e++) {
+	const int64_t d = r->a->d, p = l->p + d, sh = l->exact ? 0 : 32;
+	int64_t c = r->c, *mark = r->mark, *js = r->js;
+	uint32_t e = t->start[l->b];
+	for (; e < e1; e++) {
 		const uint32_t x = t->ent[e];
 		if (x < first) break;  /* reads descending: the rest are <= i */
 		if (t->key && t->key[e] != l->key) continue;
-		const int64_t s = x & 31, o = s * r->q;
-		r->hits++;
-		if (p - o > d || o - p > d) continue;
-		const int64_t j = x >> 5;  /* its length is checked once, at the end */
-		if (!r->mark[j]) r->js[r->c++] = j;
-		r->mark[j] = (int64_t)((uint64_t)r->mark[j] | (uint64_t)1 << (l->exact ? s : 32 + s));
+		/* branch-free: half the entries are off the diagonal band, at random */
+		const int64_t s = x & 31, j = x >> 5;
+		const uint64_t in = (uint64_t)(p - s * r->q) <= (uint64_t)(2 * d), old = (uint64_t)mark[j];
+		js[c] = j;
+		c += in & (old == 0);
+		mark[j] = (int64_t)(old | in << (s + sh));  /* its length is checked once, at the end */
 	}
+	r->hits += e - t->start[l->b];
+	r->c = c;
 }
 
 /* queue a lookup of key in t (its bucket's start fetched now) */
@@ -253,7 +257,13 @@ static void apx_row_q(apx_row_t *r, const uint64_t *W, const int32_t *nb)
 	}
 }
 
-static int apx_popc(uint64_t x) { return __builtin_popcountll(x); }
+/* set bits of a 32-bit mask (SWAR: the build has no popcnt instruction to assume) */
+static int apx_popc(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24 & 0xff);
+}
 
 int64_t near_apx_cands(const near_apx_t *a, int64_t i, int64_t *js, int64_t *mark, int64_t *hits)
 {
