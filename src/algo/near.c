@@ -229,8 +229,8 @@ oom:
 #define NEAR_NS_PROBE 30.0  /* a bucket looked up (a cache miss) */
 #define NEAR_NS_HIT 15.0    /* an index entry read */
 #define NEAR_NS_PUT 10.0    /* an index entry built */
-#define NEAR_SAMPLES 128    /* rows the candidates of a plan are counted on */
-#define NEAR_TRIES 4        /* numbers of approximate pieces tried, from the least */
+#define NEAR_SAMPLES 256    /* rows the candidates of a plan are counted on */
+#define NEAR_TRIES 2        /* numbers of approximate pieces tried */
 
 /* the lookups of a row of length l under f */
 static double near_probes(const aln_near_t *f, int64_t l)
@@ -283,7 +283,12 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 		if (est[1] < best) { best = est[1]; plan = ALN_NEAR_EXACT; *out = f; f = 0; }
 		aln_near_free(f);
 	}
-	for (int k = (int)(d / 2) + 1, tries = 0; k <= APX_KMAX && tries < NEAR_TRIES && floor(L / k) >= APX_QMIN; k++, tries++) {
+	/* k = d / 2 + 1 (a score of 1 or 2: one piece) lets through most reads that share a
+	 * locus: 5M of 2e8 pairs on ERR127302 at D 9 to 15 against 0.1-1.5M at d / 2 + 2 or 3 */
+	for (int k = (int)(d / 2) + (d > 1 ? 2 : 1), tries = 0; k <= APX_KMAX && tries < NEAR_TRIES && floor(L / k) >= APX_QMIN; k++, tries++) {
+		/* its lookups alone (no entry read, no candidate) cost more than the best: not built */
+		const double q = fmin(floor(L / k), APX_QMAX);
+		if ((double)n * L * (3 * q + 3) * NEAR_NS_PROBE >= best) continue;
 		if (aln_near_build(&f, n, seq, len, d, k) != RK_OK) break;
 		const double e = near_sampled(f, pair_ns);
 		if (e < est[2]) est[2] = e;
