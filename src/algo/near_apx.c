@@ -3,7 +3,7 @@
 #include <string.h>
 #include "algo/near_apx.h"
 
-#define APX_DIRECT_BITS 20  /* keys of up to 20 bits are their own bucket (2^20 starts: 4 MB) */
+#define APX_DIRECT_BITS 22  /* keys of up to 22 bits are their own bucket (2^22 starts: 16 MB) */
 
 typedef struct {
 	int bits, direct;
