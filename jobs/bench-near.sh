@@ -7,7 +7,8 @@
 # With BIG=N, also N reads of 72 bp sampled from a random 5 Mb genome (tests/gen_reads.c: 0.5%
 # substitutions, N's, 2% adapter read-through), at D 10 with every core (the issue-29 target:
 # 100,000 reads in 10 s on 16 cores).
-# Usage: [REF=1 or REF=saved-D15-output] [BIG=100000] jobs/bench-near.sh [BUILD_DIR] [READS (default ERR127302)]
+# ONLY_BIG=1 skips the table and mpirun.
+# Usage: [REF=1 or REF=saved-D15-output] [BIG=100000] [ONLY_BIG=1] jobs/bench-near.sh [BUILD_DIR] [READS (default ERR127302)]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build} reads=${2:-../shared/data/ERR127302_1_subset.fastq.gz}
@@ -35,6 +36,7 @@ one() {  # D "lev options" command...
 	plan=$(grep -m1 -oE 'approximate pieces [0-9.e+inf]+ s: [a-z ]+\((-?[0-9]+)\)' "$tmp/err" | sed -E 's/.*: ([a-z ]+) \((-?[0-9]+)\)/\1 \2/; s/approximate pieces/k =/; s/ -[12]$//')
 	printf '%6.2f %6.2f %8s %12s  %s' "$w" "$(echo "$u + $sy" | bc)" "$(rows "$tmp/out" | wc -l)" "${cand:-all}" "${plan:-?}"
 }
+[ "${ONLY_BIG:-0}" = 1 ] || {
 printf '%3s %6s %6s %8s %12s  %-18s %s\n' D wall_s cpu_s rows candidates plan "= every pair"
 for D in $(seq 0 15); do
 	printf '%3d ' $D; one $D "" "$cli"
@@ -49,6 +51,7 @@ if command -v mpirun > /dev/null; then
 		for np in 1 2; do printf 'D %2d np %d: ' $D $np; one $D "--threads 1" mpirun -np $np "$cli"; echo; done
 	done
 fi
+}
 if [ -n "${BIG:-}" ]; then
 	"$build/tests/rkt_genreads" "$BIG" 72 11 5000000 > "$tmp/big.fa"
 	reads=$tmp/big.fa
