@@ -111,6 +111,8 @@ void rk_common_init(rk_common_t *c);
  *                            the host and MPI, not between the devices (CUDA IPC)
  *   RKTLCS_ALL_NOFILTER=1    lev --all --max-dist: compute every pair, without the pigeonhole
  *                            filter (the baseline of jobs/bench-dp-gpu.sh)
+ *   RKTLCS_NEAR_PLAN=P       lev --all --max-dist: the filter forced, "exact" (pigeonhole) or K
+ *                            approximate pieces (near_apx.h), not by the cost model (tests)
  *   RKTLCS_START_TIMEOUT=S   under MPI, a rank whose start-up (MPI_Init, the node communicator,
  *                            the first agreement) takes more than S seconds ends the job (default
  *                            120; 0: wait forever)
@@ -149,6 +151,7 @@ typedef struct {
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
+	int near_plan;            /* lev --all --max-dist: 0 by the cost model, -1 exact segments, k approximate pieces */
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
 	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */

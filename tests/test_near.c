@@ -71,7 +71,9 @@ static void one_set(int it)
 	}
 	aln_near_t *f = 0;
 	aln_near_scr_t scr;
-	CHECK(aln_near_build(&f, n, (const char *const *)seq, len, D) == RK_OK, "build");
+	/* the plan: exact segments, or k approximate pieces (any k allowed for D) */
+	const int kind = tu_range(0, 2) ? (int)tu_range(D / 2 + 1, D / 2 + 1 + 6 < 32 ? D / 2 + 1 + 6 : 32) : ALN_NEAR_EXACT;
+	CHECK(aln_near_build(&f, n, (const char *const *)seq, len, D, kind) == RK_OK, "build");
 	CHECK(aln_near_scratch(f, &scr) == RK_OK, "scratch");
 	int64_t *js = malloc(sizeof *js * (size_t)(n + 1));
 	long within = 0;
@@ -86,7 +88,7 @@ static void one_set(int it)
 			if (dd > D) continue;
 			within++;
 			CHECK(bsearch(&(int64_t){ j }, js, (size_t)c, sizeof *js, cmp_i64) != 0,
-			      "set %d (D %lld): pair (%d, %d) at distance %lld, lengths %lld %lld, is not a candidate", it, (long long)D, i, j,
+			      "set %d (D %lld, plan %d): pair (%d, %d) at distance %lld, lengths %lld %lld, is not a candidate", it, (long long)D, kind, i, j,
 			      (long long)dd, (long long)len[i], (long long)len[j]);
 		}
 	}
@@ -120,7 +122,7 @@ static void selectivity(void)
 	}
 	aln_near_t *f = 0;
 	aln_near_scr_t scr;
-	CHECK(aln_near_build(&f, n, (const char *const *)seq, len, 10) == RK_OK && aln_near_scratch(f, &scr) == RK_OK, "build");
+	CHECK(aln_near_build(&f, n, (const char *const *)seq, len, 10, ALN_NEAR_EXACT) == RK_OK && aln_near_scratch(f, &scr) == RK_OK, "build");
 	for (int i = 0; i < n; i++) cand += aln_near_cands(f, i, js, &scr);
 	CHECK(cand <= 100, "unrelated reads: %lld of %d pairs are candidates", (long long)cand, n * (n - 1) / 2);
 	fprintf(stderr, "test_near: unrelated 2,000 x 150 bp, D 10: %lld of %d pairs pass the filter\n", (long long)cand, n * (n - 1) / 2);

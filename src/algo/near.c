@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <omp.h>
 #include <string.h>
+#include <math.h>
 #include "algo/near.h"
+#include "algo/near_apx.h"
 
 #define NEAR_B 0x100000001b3ull   /* base of the rolling hash (odd) */
 
@@ -25,6 +27,8 @@ struct aln_near_s {
 	const int64_t *len;
 	near_tab_t *tab;  /* by q (0 .. max_q); bits = 0: no read cut in q-grams */
 	int64_t *weak, n_weak;  /* reads too short to cut, ascending */
+	near_apx_t *apx;  /* the approximate-seed filter instead (near_apx.h) */
+	int k;            /* its pieces */
 };
 
 static int64_t near_q(int64_t len, int64_t d) { return d >= len ? 0 : len / (d + 1); }
@@ -43,16 +47,24 @@ void aln_near_free(aln_near_t *f)
 	if (!f) return;
 	for (int64_t q = 0; f->tab && q <= f->max_q; q++) { free(f->tab[q].start); free(f->tab[q].ent); }
 	free(f->tab); free(f->weak);
+	near_apx_free(f->apx);
 	free(f);
 }
 
-rk_status_t aln_near_build(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d)
+rk_status_t aln_near_build(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, int kind)
 {
 	aln_near_t *f = calloc(1, sizeof *f);
 	int64_t *cnt = 0;
 	*out = 0;
 	if (!f) goto oom;
 	f->n = n; f->d = d; f->seq = seq; f->len = len;
+	if (kind > 0) {
+		rk_status_t st = near_apx_build(&f->apx, n, seq, len, d, kind);
+		if (st) { aln_near_free(f); return st; }
+		f->k = kind;
+		*out = f;
+		return RK_OK;
+	}
 	for (int64_t j = 0; j < n; j++) {
 		const int64_t q = near_q(len[j], d);
 		if (q >= ALN_NEAR_QMIN && q > f->max_q) f->max_q = q;
@@ -119,6 +131,11 @@ static int near_cmp(const void *a, const void *b)
 
 int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr_t *s)
 {
+	if (f->apx) {
+		const int64_t c = near_apx_cands(f->apx, i, js, s->mark, &s->hits);
+		qsort(js, (size_t)c, sizeof *js, near_cmp);
+		return c;
+	}
 	const int64_t li = f->len[i], d = f->d, stamp = 1;
 	const char *si = f->seq[i];
 	int64_t c = 0;
@@ -151,6 +168,7 @@ int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr
 		if (f->len[j] - li <= d && li - f->len[j] <= d && s->mark[j] != stamp) { s->mark[j] = stamp; js[c++] = j; }
 	}
 	for (int64_t q = 0; q < c; q++) s->mark[js[q]] = 0;  /* the scratch clean again for any row */
+	s->hits = c;
 	qsort(js, (size_t)c, sizeof *js, near_cmp);
 	return c;
 }
@@ -203,4 +221,108 @@ oom:
 	free(tj); free(tn); free(tm); free(cnt); free(js);
 	rk_set_error("out of memory for the --max-dist candidates");
 	return RK_ERES;
+}
+
+/* The cost model of aln_near_choose and aln_near_costs, in ns on one thread (fitted to 20,000
+ * real 72 bp reads at D 9 to 15 on a loaded 2-core Xeon, where these terms ranked the plans
+ * in their measured order) */
+#define NEAR_NS_PROBE 30.0  /* a bucket looked up (a cache miss) */
+#define NEAR_NS_HIT 15.0    /* an index entry read */
+#define NEAR_NS_PUT 10.0    /* an index entry built */
+#define NEAR_SAMPLES 256    /* rows the candidates of a plan are counted on */
+#define NEAR_TRIES 2        /* numbers of approximate pieces tried */
+
+/* the lookups of a row of length l under f */
+static double near_probes(const aln_near_t *f, int64_t l)
+{
+	if (!f->apx) return (double)l;
+	const double q = fmin(floor((double)l / f->k), APX_QMAX);
+	return (double)l * (3 * q + 3);
+}
+
+/* ns for row r: its lookups, the entries read and its candidates */
+static double near_row_ns(const aln_near_t *f, int64_t r, int64_t *js, aln_near_scr_t *sc, double pair_ns)
+{
+	const int64_t c = aln_near_cands(f, r, js, sc);
+	return (double)c * pair_ns + (double)sc->hits * NEAR_NS_HIT + near_probes(f, f->len[r]) * NEAR_NS_PROBE;
+}
+
+/* ns of the whole job under f, from NEAR_SAMPLES rows spread evenly */
+static double near_sampled(const aln_near_t *f, double pair_ns)
+{
+	const int64_t n = f->n, ns = n < NEAR_SAMPLES ? n : NEAR_SAMPLES;
+	int64_t *js = malloc(sizeof *js * (size_t)(n + 1));
+	aln_near_scr_t sc = { 0 };
+	double t = HUGE_VAL;
+	if (js && aln_near_scratch(f, &sc) == RK_OK) {
+		t = 0;
+		for (int64_t m = 0; m < ns; m++) t += near_row_ns(f, ns > 1 ? m * (n - 1) / (ns - 1) : 0, js, &sc, pair_ns);
+		t *= (double)n / (double)(ns ? ns : 1);
+		double put = 0;
+		for (int64_t j = 0; j < n; j++) put += f->apx ? (double)f->k * (fmin(floor((double)f->len[j] / f->k), APX_QMAX) + 1) : (double)f->d + 1;
+		t += put * NEAR_NS_PUT;
+	}
+	free(js); free(sc.mark);
+	return t;
+}
+
+int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
+                    double est[3])
+{
+	double L = 0;
+	for (int64_t j = 0; j < n; j++) L += (double)len[j];
+	L = n ? L / (double)n : 0;
+	*out = 0;
+	est[0] = (double)n * (double)(n - 1) / 2 * pair_ns;
+	est[1] = est[2] = HUGE_VAL;
+	int plan = ALN_NEAR_FULL;
+	double best = est[0];
+	aln_near_t *f = 0;
+	if (floor(L / (double)(d + 1)) >= ALN_NEAR_QMIN && aln_near_build(&f, n, seq, len, d, ALN_NEAR_EXACT) == RK_OK) {
+		est[1] = near_sampled(f, pair_ns);
+		if (est[1] < best) { best = est[1]; plan = ALN_NEAR_EXACT; *out = f; f = 0; }
+		aln_near_free(f);
+	}
+	/* k = d / 2 + 1 (a score of 1 or 2: one piece) lets through most reads that share a
+	 * locus: 5M of 2e8 pairs on ERR127302 at D 9 to 15 against 0.1-1.5M at d / 2 + 2 or 3 */
+	for (int k = (int)(d / 2) + (d > 1 ? 2 : 1), tries = 0; k <= APX_KMAX && tries < NEAR_TRIES && floor(L / k) >= APX_QMIN; k++, tries++) {
+		/* its lookups alone (no entry read, no candidate) cost more than the best: not built */
+		const double q = fmin(floor(L / k), APX_QMAX);
+		if ((double)n * L * (3 * q + 3) * NEAR_NS_PROBE >= best) continue;
+		if (aln_near_build(&f, n, seq, len, d, k) != RK_OK) break;
+		const double e = near_sampled(f, pair_ns);
+		if (e < est[2]) est[2] = e;
+		if (e < best) { best = e; plan = k; aln_near_free(*out); *out = f; f = 0; }
+		aln_near_free(f);
+		f = 0;
+	}
+	rk_clear_error();
+	return plan;
+}
+
+
+rk_status_t aln_near_costs(const aln_near_t *f, double pair_ns, double *cost)
+{
+	const int64_t n = f->n, ns = n < NEAR_SAMPLES ? n : NEAR_SAMPLES;
+	int64_t *js = malloc(sizeof *js * (size_t)(n + 1)), *at = malloc(sizeof *at * (size_t)(ns + 1));
+	double *val = malloc(sizeof *val * (size_t)(ns + 1));
+	aln_near_scr_t sc = { 0 };
+	if (!js || !at || !val || aln_near_scratch(f, &sc) != RK_OK) {
+		free(js); free(at); free(val); free(sc.mark);
+		rk_set_error("out of memory");
+		return RK_ERES;
+	}
+	/* sample rows (all of them where there are few), and the rows between interpolated */
+	for (int64_t m = 0; m < ns; m++) {
+		at[m] = ns > 1 ? m * (n - 1) / (ns - 1) : 0;
+		val[m] = near_row_ns(f, at[m], js, &sc, pair_ns);
+	}
+	for (int64_t r = 0, m = 0; r < n; r++) {
+		while (m + 1 < ns && at[m + 1] <= r) m++;
+		if (m + 1 >= ns || at[m + 1] == at[m]) { cost[r] = val[m]; continue; }
+		const double t = (double)(r - at[m]) / (double)(at[m + 1] - at[m]);
+		cost[r] = val[m] * (1 - t) + val[m + 1] * t;
+	}
+	free(js); free(at); free(val); free(sc.mark);
+	return RK_OK;
 }

@@ -9,7 +9,11 @@
  *
  * Symbols are compared as stored (the reader's normalised form: upper case, U as T, unknown
  * letters kept, so N matches only N, as in the distance). A read with q_j < ALN_NEAR_QMIN
- * (too short to cut usefully) is a candidate of every read whose length is within D. */
+ * (too short to cut usefully) is a candidate of every read whose length is within D.
+ *
+ * When the segments get short (72 bp at D >= 8), the approximate-seed filter of near_apx.h
+ * takes over: fewer, longer pieces found with up to one edit each, and a score. Which one
+ * runs, or none (every pair computed), is aln_near_plan's cost model. */
 #ifndef ALN_NEAR_H
 #define ALN_NEAR_H
 
@@ -17,20 +21,31 @@
 #include "rktlcs.h"
 
 #define ALN_NEAR_QMIN 8
+#define ALN_NEAR_FULL (-2)    /* plans: every pair computed, */
+#define ALN_NEAR_EXACT (-1)   /* ... exact segments (pigeonhole), k > 0: k approximate pieces */
 
 typedef struct aln_near_s aln_near_t;
 
-/* Index the segments of reads seq[0 .. n) (lengths len) for distance d >= 0. The arrays
- * must outlive the index; free it with aln_near_free. RK_ERES when out of memory. */
-rk_status_t aln_near_build(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d);
+/* The cheapest plan for reads seq[0 .. n) (lengths len) at distance d, when computing a pair
+ * costs pair_ns nanoseconds on one thread: ALN_NEAR_FULL (*f = 0), ALN_NEAR_EXACT or k > 0
+ * (near_apx.h), with *f its index. Each plan is built and its candidates and index reads
+ * counted on sample rows (the same on every rank: no clock). est gets the estimates (ns, one
+ * thread) of every pair, exact segments and the best k (HUGE_VAL: not possible). */
+int aln_near_choose(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
+                    double est[3]);
+
+/* Index reads seq[0 .. n) (lengths len) for distance d >= 0 with plan kind (ALN_NEAR_EXACT
+ * or k > 0). The arrays must outlive the index; free it with aln_near_free. RK_ERES when
+ * out of memory. */
+rk_status_t aln_near_build(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, int kind);
 void aln_near_free(aln_near_t *f);
 
 /* Scratch of one thread: aln_near_scratch gives a zeroed one sized for the index (the
  * caller frees it with free()). */
-typedef struct { int64_t *mark; } aln_near_scr_t;
+typedef struct { int64_t *mark, hits; } aln_near_scr_t;
 rk_status_t aln_near_scratch(const aln_near_t *f, aln_near_scr_t *s);
 
-/* The reads j > i that may be within d of read i, ascending, into js (room for n - i - 1
+/* The reads j > i that may be within d of read i, ascending, into js (room for n - i
  * entries); returns how many. */
 int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr_t *s);
 
@@ -38,5 +53,10 @@ int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr
  * candidates of row r in *js. *off and *js are allocated here and freed by the caller (also
  * on error). RK_ERES when out of memory. */
 rk_status_t aln_near_rows(const aln_near_t *f, int64_t r0, int64_t r1, int n_threads, int64_t **off, int64_t **js);
+
+/* The cost of each row r in [0, n) of the index (pairs j > r), cost[r], in ns: measured on
+ * sample rows (candidates and index entries read), interpolated between them. The same on
+ * every rank. RK_ERES when out of memory. */
+rk_status_t aln_near_costs(const aln_near_t *f, double pair_ns, double *cost);
 
 #endif

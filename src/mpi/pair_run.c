@@ -22,6 +22,8 @@
                                          * its resident warps hold: 26 of 30 kb on an H100) */
 #define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread */
 #define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
+#define PAIR_NS_CPU 2.0                 /* ns a base of a read a pair costs with --max-dist on one CPU thread, */
+#define PAIR_NS_GPU 0.02                /* ... on the GPU (its batch rate: 1e6 pairs of 150 bp in 2.5 ms) */
 #define PAIR_NEAR_ROWS 65536            /* --all --max-dist: rows whose candidates are found at once, */
 #define PAIR_NEAR_SLOTS (1ll << 24)     /* ... fewer when rows x reads (the most candidates) exceeds this */
 #define PAIR_CHUNK (4 << 20)            /* bytes of rows a rank holds before they go to rank 0 */
@@ -301,6 +303,34 @@ static rk_status_t pair_read(pair_job_t *j)
 	return rmpi_agree(w, st);
 }
 
+/* --all --max-dist: the filter the cost model picks (near.h), or none; with one, a row's cost
+ * is its lookups and its candidates, measured on sample rows */
+static rk_status_t pair_near(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	const int64_t n = j->n_items;
+	double L = 0, est[3];
+	j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
+	j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
+	if (!j->seqs || !j->lens) { rk_err("out of memory"); return RK_ERES; }
+	for (int64_t i = 0; i < n; i++) { j->seqs[i] = rio_seq(&j->A, i); j->lens[i] = rio_len(&j->A, i); L += (double)j->lens[i]; }
+	L = n ? L / (double)n : 0;
+	/* a pair on one thread: the banded CPU kernel, or the GPU's batch rate */
+	const double pair_ns = j->be.use_gpu ? PAIR_NS_GPU * L : PAIR_NS_CPU * L * (1 + (double)s->max_dist / 32);
+	int plan = rk_tune.near_plan;
+	rk_status_t st = RK_OK;
+	if (plan == ALN_NEAR_FULL) return RK_OK;
+	if (plan) st = aln_near_build(&j->near, n, j->seqs, j->lens, s->max_dist, plan);
+	else plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns, est);
+	if (!rk_tune.near_plan && j->w->rank == 0)
+		rk_info("lev --all --max-dist %lld: estimates: every pair %.3g s, exact segments %.3g s, approximate pieces %.3g s: %s (%d)",
+		        (long long)s->max_dist, est[0] * 1e-9, est[1] * 1e-9, est[2] * 1e-9,
+		        plan == ALN_NEAR_FULL ? "every pair" : plan == ALN_NEAR_EXACT ? "exact segments" : "approximate pieces", plan);
+	if (!st && j->near) st = aln_near_costs(j->near, pair_ns, j->cost);
+	if (st) rk_err("%s", rk_error());
+	return st;
+}
+
 /* distribute: each item's cost for the split by cells (--all --max-dist: the filter's index) */
 static rk_status_t pair_distribute(pair_job_t *j)
 {
@@ -311,22 +341,11 @@ static rk_status_t pair_distribute(pair_job_t *j)
 	j->cost = malloc(sizeof *j->cost * (size_t)(n + 1));
 	j->bounds = malloc(sizeof *j->bounds * ((size_t)j->w->size + 1));
 	if (!j->cost || !j->bounds) { rk_err("out of memory"); st = RK_ERES; }
-	else if (s->all && s->max_dist >= 0 && !rk_tune.all_nofilter) {
-		/* only the pairs the pigeonhole filter lets through are computed (near.h): a row's
-		 * cost is its lookups, about the same for every row */
-		j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
-		j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
-		if (!j->seqs || !j->lens) { rk_err("out of memory"); st = RK_ERES; }
-		else {
-			for (int64_t i = 0; i < n; i++) {
-				j->seqs[i] = rio_seq(A, i); j->lens[i] = rio_len(A, i);
-				j->cost[i] = (double)j->lens[i] + PAIR_OVERHEAD;
-			}
-			if ((st = aln_near_build(&j->near, n, j->seqs, j->lens, s->max_dist)) != RK_OK) rk_err("%s", rk_error());
-		}
+	else if (s->all && s->max_dist >= 0 && !rk_tune.all_nofilter && (st = pair_near(j)) != RK_OK) {
+		/* logged */
 	} else if (s->all) {
 		double suffix = 0;  /* bases of the records after i */
-		for (int64_t i = n - 1; i >= 0; i--) {
+		for (int64_t i = n - 1; i >= 0 && !j->near; i--) {
 			j->cost[i] = (double)rio_len(A, i) * suffix + PAIR_OVERHEAD * (double)(n - 1 - i);
 			suffix += (double)rio_len(A, i);
 		}
