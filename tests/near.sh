@@ -71,7 +71,7 @@ check() {
 if [ -r "$shared/ERR127302_1_subset.fastq.gz" ]; then
 	gzip -dc "$shared/ERR127302_1_subset.fastq.gz" | head -12000 | awk 'NR % 4 == 1 { print ">" substr($1, 2) } NR % 4 == 2' > "$tmp/err3k.fa"
 	check "ERR127302 3,000 x 72 bp" "$tmp/err3k.fa"
-else echo "SKIP ERR127302: $shared not found (a checkout without ../shared/data; CI has it)"; fi
+else echo "SKIPPED: ERR127302 section: $shared not found (a checkout without ../shared/data; CI has it)"; fi
 for kind in dup low mixed; do
 	gen 7 $kind > "$tmp/$kind.fa"
 	check "generated $kind" "$tmp/$kind.fa"
