@@ -77,8 +77,9 @@ typedef struct {
 	 * no function: each rank sees only its own device, rgpu_visible_own) */
 	int (*peers)(const void *o);
 	/* one CPU thread's seconds for the job, guessed from its inputs (-1 or no function:
-	 * unknown): with auto, a job the CPU surely ends within RCLI_TINY_S starts no GPU context */
-	double (*cpu_guess)(const void *o);
+	 * unknown), and the least the GPU could take: with auto, a job the CPU ends sooner starts no
+	 * GPU context ahead (rmpi_guess_*) */
+	double (*cpu_guess)(const void *o, double *gpu_min);
 } rcli_ops_t;
 
 /* A mode's main: parse argv into o (c: its shared options), then help, version or usage

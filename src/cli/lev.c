@@ -65,7 +65,11 @@ static void lev_inputs(void *op, const char **in, int n)
 
 static rk_status_t lev_check(const void *o) { return lev_run_opt_check(o); }
 static rk_status_t lev_run(const rmpi_t *w, const void *o) { return rmpi_lev_run(w, o); }
-static double lev_guess(const void *o) { return rmpi_guess_pairs(((const lev_run_opt_t *)o)->in_a, ((const lev_run_opt_t *)o)->in_b, ((const lev_run_opt_t *)o)->all); }
+static double lev_guess(const void *op, double *g)
+{
+	const lev_run_opt_t *o = op;
+	return rmpi_guess_pairs(o->in_a, o->in_b, o->all, o->max_dist, g);
+}
 
 int rcli_lev_main(int argc, char **argv)
 {

@@ -174,10 +174,6 @@ static void rcli_warm_note(void)
 	if (rgpu_warm_times(&drv, &ctx)) rk_debug("GPU start-up on its thread: driver %.3f s, context %.3f s", drv, ctx);
 }
 
-/* s of CPU work (on the rank's threads) below which no GPU context starts ahead: the GPU cannot
- * win there (its start-up and fixed cost: 0.3 s), and a start abandoned for the CPU costs its
- * current driver call at exit (0.1-0.15 s) */
-#define RCLI_TINY_S 0.25
 
 /* -v: where the start-up went, from the process's birth (kernel clock) to the mode's driver */
 static void rcli_startup_note(const rmpi_t *w, double t_main, double t_init, int peers)
@@ -224,11 +220,12 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	 * other GPU's memory sees only its own, so the driver starts one device, not the node's all */
 	const int want_gpu = c->backend != RK_BACKEND_CPU;
 	const int peers = want_gpu && ops->peers && ops->peers(o) && rmpi_local_size_hint() != 1;
-	/* with auto, a job the CPU surely ends within RCLI_TINY_S starts no context ahead */
+	/* with auto, a job the CPU ends before the GPU could starts no context ahead */
 	const int ls = rmpi_local_size_hint();
 	const double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
-	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o) : -1;
-	const int warm = want_gpu && !(guess >= 0 && guess / (th >= 1 ? th : 1) < RCLI_TINY_S);
+	double gpu_min = 0;
+	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, &gpu_min) : -1;
+	const int warm = want_gpu && !(guess >= 0 && guess / (th >= 1 ? th : 1) < gpu_min);
 	const int hint = warm ? rmpi_local_rank_hint() : -1;
 	const double t_main = rk_realtime();
 	if (hint >= 0 && !peers) rgpu_visible_own(hint);
@@ -253,7 +250,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	}
 	if (warm) rgpu_warm_start(w.local_rank);
 	rcli_startup_note(&w, t_main, t_init, peers);
-	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: a job of ~%.2g s on one CPU thread: no GPU context ahead", guess);
+	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: ~%.2g s on one CPU thread against the GPU's %.2g s at least: no GPU context ahead", guess, gpu_min);
 	st = ops->run(&w, o);
 	rmpi_say_errors(&w);
 	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And

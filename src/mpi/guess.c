@@ -5,36 +5,40 @@
  * wrong the context starts late, not never. */
 #include "mpi/rmpi.h"
 
-static double guess_rate(rmpi_work_t kind, double *item)
+#define GUESS_START 0.25  /* s: a context on one visible H100/H200 (jobs/bench-start.sh) */
+
+static double guess_rate(rmpi_work_t kind, double items, double *gpu_min)
 {
 	rmpi_rates_t r;
 	rmpi_rates_for(kind, 0, 512, &r);
-	if (item) *item = r.cpu_item;
+	*gpu_min = GUESS_START + r.gpu_fixed + items * r.gpu_item;
 	return r.cpu_rate;
 }
 
-double rmpi_guess_rkt(const char *input)
+double rmpi_guess_rkt(const char *input, double *gpu_min)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
-	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0);
+	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, gpu_min);
 }
 
-double rmpi_guess_ham(const char *input)
+double rmpi_guess_ham(const char *input, double *gpu_min)
 {
 	rio_peek_t p;
-	double item;
 	if (!rio_peek_input(input, &p)) return -1;
 	/* every column informative, in 4 planes: the most the bit-slicing can keep */
-	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, &item);
-	return pairs * (p.mean_len / 64 * 4) / rate + pairs * item;
+	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, gpu_min);
+	return pairs * (p.mean_len / 64 * 4) / rate + pairs * 3e-8;
 }
 
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all)
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double *gpu_min)
 {
 	rio_peek_t a, b;
+	*gpu_min = GUESS_START;
+	if (all && max_dist >= 0) return 0;  /* the filter's candidates decide, after the read */
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
-	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_PAIRS, 0);
+	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, gpu_min);
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
-	return cells / guess_rate(pairs > 1 ? RMPI_W_DP_PAIRS : RMPI_W_DP_LONG, 0);
+	if (pairs <= 16) return 0;  /* long pairs: their divergence decides, after the read */
+	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, gpu_min);
 }

@@ -174,10 +174,12 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
  * for a forced backend or where no GPU is wanted. Not collective: each rank decides alone. */
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be);
 /* guess.c: one CPU thread's seconds for a job, guessed from its inputs' heads before they are
- * read (-1: unknown, e.g. stdin), for whether a GPU context is worth starting ahead. */
-double rmpi_guess_rkt(const char *input);
-double rmpi_guess_ham(const char *input);
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all);
+ * read (-1: unknown, e.g. stdin; 0: decided after the read), and in *gpu_min the least the GPU
+ * could take: a GPU context is started ahead only where the first over the rank's threads
+ * exceeds the second. */
+double rmpi_guess_rkt(const char *input, double *gpu_min);
+double rmpi_guess_ham(const char *input, double *gpu_min);
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double *gpu_min);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */
