@@ -35,7 +35,7 @@ double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max
 {
 	rio_peek_t a, b;
 	*gpu_min = GUESS_START;
-	if (all && max_dist >= 0) return 0;  /* the filter's candidates decide, after the read */
+	if (all && max_dist >= 0 && !rk_tune.all_nofilter) return 0;  /* the filter's candidates decide, after the read */
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
 	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, gpu_min);
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
