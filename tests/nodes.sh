@@ -137,16 +137,28 @@ cp A.fa n1/in.fa
 full "READ_EACH, the same copy" && each same "" lev --all --max-dist 40
 each other "the ranks' copies differ; using rank 0's" lev --all --max-dist 40
 full "READ_EACH, no copy" && each no "" lev --all --max-dist 40
-# a bad copy that only the second node's ranks read (a truncated FASTQ record): one message
-# (rank 0's), exit 1, no output
+# a bad copy that only the second node's ranks read (a truncated FASTQ record): lev --all reads
+# the input on every rank (READ_EACH): one message (rank 0's), exit 1, no output
 printf '@x\nACGT\n+\nIIII\n@y\nACGT\n+\nII\n' > n2/in.fa
 cp aln.fa n1/in.fa
 rm -f np.tsv
-two -np 4 "$cli" hamming n1/in.fa --backend cpu -o np.tsv 2> err; rc=$?
+two -np 4 "$cli" lev --all n1/in.fa --max-dist 40 --backend cpu -o np.tsv 2> err; rc=$?
 n=$(grep -c 'error' err)
 [ $rc -eq 1 ] && [ "$n" -eq 1 ] && grep -q "n1/in.fa: another rank could not read it" err && [ ! -e np.tsv ] \
 	&& ok "a bad copy on node 2 only: exit 1, one message: $(grep error err)" \
 	|| bad "a bad copy on node 2 only: exit $rc, $n error lines: $(head -c 400 err)"
+# hamming reads byte ranges of the file only where every rank's copy is rank 0's (its size, its
+# first and last bytes): node 2's other copies, that FASTQ or a FASTA of the same size with other
+# bases, are never read; rank 0 hands its own out
+"$cli" hamming n1/in.fa --backend cpu -q -o ref.tsv
+for other in fastq fasta; do
+	[ $other = fasta ] && awk '/^>/ { print; next } { gsub(/A/, "C"); print }' aln.fa > n2/in.fa
+	rm -f np.tsv
+	two -np 4 "$cli" hamming n1/in.fa --backend cpu -v -o np.tsv 2> err; rc=$?
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && { [ $other = fastq ] || grep -q "copies differ; rank 0 reads it" err; } \
+		&& ok "hamming, node 2 holds another $other under the name: rank 0's copy used, = one process" \
+		|| bad "hamming, node 2 holds another $other: exit $rc $(grep -m2 'error\|differ' err) $(diff ref.tsv np.tsv | head -3)"
+done
 export RKTLCS_READ_EACH='' NODE_AGENT_BIND=''
 # a rank of the second node killed mid-run: mpirun ends the job, nonzero, no hang
 # (lev --all --path of 1500 x 200 bp: ~30 s on one thread, the kill lands within its first 2 s)

@@ -32,7 +32,7 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	int ndev = c->backend == RK_BACKEND_CPU ? 0 : c->backend == RK_BACKEND_AUTO && node >= 0 ? node : rgpu_device_count();
 	if (c->backend == RK_BACKEND_GPU && ndev == 0) {
 #ifdef RKTLCS_HAVE_CUDA
-		rk_err("--backend gpu: no usable CUDA device on rank %d", w->rank);
+		rk_err("--backend gpu: no usable CUDA device");  /* the same words on every rank: said once */
 #else
 		rk_err("--backend gpu: this rktlcs was built without CUDA");
 #endif

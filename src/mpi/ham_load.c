@@ -4,6 +4,7 @@
  * streams stdin, gzip and FASTQ and hands out batches in turn. The informative columns are
  * found per rank and combined (MPI_MAX over ham_cols_t's bytes), each rank bit-slices its own
  * records, and the compact set (100k x 30 kb: 11 MB against 3 GB raw) is held once per node. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpi/ham_run.h"
@@ -234,6 +235,29 @@ static void ham_cols_reduce(const rmpi_t *w, ham_cols_t *c)
 	MPI_Allreduce(MPI_IN_PLACE, c->seen, 256, MPI_UINT8_T, MPI_MAX, w->comm);
 }
 
+/* Collective: 1 if any rank's copy of path differs from rank 0's in size or in a hash of its
+ * first and last 64 KiB (node-local copies under one name) */
+static int ham_copies_differ(const rmpi_t *w, const char *path)
+{
+	uint64_t me[2] = { 0, 1469598103934665603ull }, r0[2];
+	FILE *fp = fopen(path, "rb");
+	if (fp) {
+		static unsigned char buf[65536];
+		fseeko(fp, 0, SEEK_END);
+		const off_t size = ftello(fp);
+		me[0] = (uint64_t)size;
+		for (int end = 0; end < 2; end++) {
+			fseeko(fp, end && size > (off_t)sizeof buf ? size - (off_t)sizeof buf : 0, SEEK_SET);
+			const size_t n = fread(buf, 1, sizeof buf, fp);
+			for (size_t i = 0; i < n; i++) me[1] = (me[1] ^ buf[i]) * 1099511628211ull;
+		}
+		fclose(fp);
+	}
+	memcpy(r0, me, sizeof me);
+	MPI_Bcast(r0, 2, MPI_UINT64_T, 0, w->comm);
+	return rmpi_any(w, memcmp(r0, me, sizeof me) != 0);
+}
+
 rk_status_t rmpi_ham_load(const rmpi_t *w, const ham_run_opt_t *o, const ham_opt_t *ho, ham_set_t *h, rio_reads_t *names,
                           rmpi_shm_t *shm, int *have_shm, rmpi_clock_t *clk)
 {
@@ -247,8 +271,13 @@ rk_status_t rmpi_ham_load(const rmpi_t *w, const ham_run_opt_t *o, const ham_opt
 	*have_shm = 0;
 	int plain = w->rank == 0 && rio_plain_fasta(o->input);
 	MPI_Bcast(&plain, 1, MPI_INT, 0, w->comm);
-	/* a rank that cannot see the file (a node-local path) takes the stream from rank 0 */
+	/* a rank that cannot see the file (a node-local path), or sees another copy under its name
+	 * (its size or its first and last bytes differ from rank 0's), takes the stream from rank 0 */
 	if (plain && rmpi_any(w, w->rank && !rio_plain_fasta(o->input))) plain = 0;
+	if (plain && ham_copies_differ(w, o->input)) {
+		if (w->rank == 0) rk_info("%s: the ranks' copies differ; rank 0 reads it and hands it out", o->input);
+		plain = 0;
+	}
 	if (plain && (st = ham_read_ranges(w, o, &r, &ck, &fallback)) != RK_OK) goto done;
 	if (fallback && (st = ham_read_stream(w, o, &r, names, &ck)) != RK_OK) goto done;
 	rmpi_clock_lap(clk, RMPI_READ);
