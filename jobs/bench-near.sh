@@ -24,7 +24,7 @@ if [ -f "${REF:-}" ]; then cp "$REF" "$tmp/ref"   # a saved every-pair run at D 
 elif [ "${REF:-0}" = 1 ]; then
 	s=$(date +%s.%N)
 	RKTLCS_ALL_NOFILTER=1 "$cli" lev --all --max-dist 15 -q -o "$tmp/ref" "$reads"
-	printf '# every pair at D 15 (RKTLCS_ALL_NOFILTER=1): %.2f s wall, %s rows\n' "$(echo "$(date +%s.%N) - $s" | bc)" "$(rows "$tmp/ref" | wc -l)"
+	printf '# every pair at D 15 (RKTLCS_ALL_NOFILTER=1): %.2f s wall, %s rows\n' "$(awk -v s=$s -v e=$(date +%s.%N) 'BEGIN { print e - s }')" "$(rows "$tmp/ref" | wc -l)"
 fi
 # one run: prints wall s, cpu s, rows, candidates, plan
 one() {  # D "lev options" command...
@@ -34,7 +34,7 @@ one() {  # D "lev options" command...
 	local cand plan
 	cand=$(grep -m1 -oE '[0-9]+ of [0-9]+ pairs passed' "$tmp/err" | cut -d' ' -f1)
 	plan=$(grep -m1 -oE 'approximate pieces [0-9.e+inf]+ s: [a-z ]+\((-?[0-9]+)\)' "$tmp/err" | sed -E 's/.*: ([a-z ]+) \((-?[0-9]+)\)/\1 \2/; s/approximate pieces/k =/; s/ -[12]$//')
-	printf '%6.2f %6.2f %8s %12s  %s' "$w" "$(echo "$u + $sy" | bc)" "$(rows "$tmp/out" | wc -l)" "${cand:-all}" "${plan:-?}"
+	printf '%6.2f %6.2f %8s %12s  %s' "$w" "$(awk -v u=$u -v y=$sy 'BEGIN { print u + y }')" "$(rows "$tmp/out" | wc -l)" "${cand:-all}" "${plan:-?}"
 }
 [ "${ONLY_BIG:-0}" = 1 ] || {
 printf '%3s %6s %6s %8s %12s  %-18s %s\n' D wall_s cpu_s rows candidates plan "= every pair"
