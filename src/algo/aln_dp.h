@@ -156,4 +156,21 @@ static inline uint64_t aln_bits_bit(const uint8_t *c, int n, int k)
 	return m;
 }
 
+/* Myers' step on one word of lev (Hyyro's horizontal input hp/hm in, the delta at bit ob out):
+ * the scalar step of lev_slab.c and lev_mode.c */
+static inline void aln_lev_word(uint64_t eq, uint64_t *pv, uint64_t *mv, uint64_t *hp, uint64_t *hm, int ob)
+{
+	uint64_t Pv = *pv, Mv = *mv, Xv = eq | Mv;
+	eq |= *hm;
+	uint64_t Xh = (((eq & Pv) + Pv) ^ Pv) | eq;
+	uint64_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
+	uint64_t op = Ph >> ob & 1, om = Mh >> ob & 1;
+	Ph = Ph << 1 | *hp;
+	Mh = Mh << 1 | *hm;
+	*pv = Mh | ~(Xv | Ph);
+	*mv = Ph & Xv;
+	*hp = op;
+	*hm = om;
+}
+
 #endif

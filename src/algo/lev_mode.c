@@ -74,22 +74,6 @@ static rk_status_t row_scan(lastrow_t *r, const uint64_t *hp, const uint64_t *hm
 	return st;
 }
 
-/* Myers' step on one word (lev_slab.c's, Hyyrö's horizontal input): out, the delta at bit ob */
-static inline void myers_word(uint64_t eq, uint64_t *pv, uint64_t *mv, uint64_t *hp, uint64_t *hm, int ob)
-{
-	uint64_t Pv = *pv, Mv = *mv, Xv = eq | Mv;
-	eq |= *hm;
-	uint64_t Xh = (((eq & Pv) + Pv) ^ Pv) | eq;
-	uint64_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
-	uint64_t op = Ph >> ob & 1, om = Mh >> ob & 1;
-	Ph = Ph << 1 | *hp;
-	Mh = Mh << 1 | *hm;
-	*pv = Mh | ~(Xv | Ph);
-	*mv = Ph & Xv;
-	*hp = op;
-	*hm = om;
-}
-
 /* columns [c0, c1) over N (1..LEV_MODE_SCALAR_W) word rows, column by column, the state in
  * registers; with last (N = nw) the values of row la go to r from v at column c0 */
 static inline __attribute__((always_inline)) rk_status_t small_cols(const aln_prep_t *p, const int N, int infix, int64_t c0,
@@ -104,7 +88,7 @@ static inline __attribute__((always_inline)) rk_status_t small_cols(const aln_pr
 		const uint64_t *e = p->peq + (int64_t)p->bc[j] * nw;
 		uint64_t hp = infix ? 0 : 1, hm = 0;
 		#pragma GCC unroll 4
-		for (int x = 0; x < N; x++) myers_word(e[x], &P[x], &M[x], &hp, &hm, x == N - 1 ? obl : 63);
+		for (int x = 0; x < N; x++) aln_lev_word(e[x], &P[x], &M[x], &hp, &hm, x == N - 1 ? obl : 63);
 		if (last) {
 			v += (int64_t)hp - (int64_t)hm;
 			if (v <= r->best) st = row_take(r, v, j + 1);

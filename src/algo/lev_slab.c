@@ -10,20 +10,6 @@
 #include <immintrin.h>
 #endif
 
-static inline void lev_word(uint64_t eq, uint64_t *pv, uint64_t *mv, uint64_t *hp, uint64_t *hm, int ob)
-{
-	uint64_t Pv = *pv, Mv = *mv, Xv = eq | Mv;
-	eq |= *hm;
-	uint64_t Xh = (((eq & Pv) + Pv) ^ Pv) | eq;
-	uint64_t Ph = Mv | ~(Xh | Pv), Mh = Pv & Xh;
-	uint64_t op = Ph >> ob & 1, om = Mh >> ob & 1;
-	Ph = Ph << 1 | *hp;
-	Mh = Mh << 1 | *hm;
-	*pv = Mh | ~(Xv | Ph);
-	*mv = Ph & Xv;
-	*hp = op;
-	*hm = om;
-}
 
 /* N (1..4) word rows from r0 over [c0, c1), skewed like the SIMD kernels: word row r0 + x
  * runs x columns behind word row r0 and takes the delta that left the word above one step
@@ -46,7 +32,7 @@ static inline __attribute__((always_inline)) void lev_scalar_n(const aln_prep_t 
 			int64_t q = t - x;   /* this word's column */
 			if (q < 0 || q >= nc) continue;
 			uint64_t h1 = x ? oh[x - 1] : ip >> s & 1, h2 = x ? om[x - 1] : im >> s & 1;
-			lev_word(peq[(int64_t)bc[q] * nw + x], &P[x], &M[x], &h1, &h2, x == N - 1 ? ob : 63);
+			aln_lev_word(peq[(int64_t)bc[q] * nw + x], &P[x], &M[x], &h1, &h2, x == N - 1 ? ob : 63);
 			oh[x] = h1;
 			om[x] = h2;
 		}

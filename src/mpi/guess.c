@@ -7,11 +7,13 @@
 
 #define GUESS_START 0.25  /* s: a context on one visible H100/H200 (jobs/bench-start.sh) */
 
-static double guess_rate(rmpi_work_t kind, double items, double *gpu_min)
+/* the CPU's rate of a kind (and its cost a pair, when cpu_item), and the GPU's least cost */
+static double guess_rate(rmpi_work_t kind, double items, double *gpu_min, double *cpu_item)
 {
 	rmpi_rates_t r;
 	rmpi_rates_for(kind, 0, 512, &r);
 	*gpu_min = GUESS_START + r.gpu_fixed + items * r.gpu_item;
+	if (cpu_item) *cpu_item = r.cpu_item;
 	return r.cpu_rate;
 }
 
@@ -19,7 +21,7 @@ double rmpi_guess_rkt(const char *input, double *gpu_min)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
-	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, gpu_min);
+	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, gpu_min, 0);
 }
 
 double rmpi_guess_ham(const char *input, double *gpu_min)
@@ -27,8 +29,9 @@ double rmpi_guess_ham(const char *input, double *gpu_min)
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
 	/* every column informative, in 4 planes: the most the bit-slicing can keep */
-	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, gpu_min);
-	return pairs * (p.mean_len / 64 * 4) / rate + pairs * 3e-8;
+	double item;
+	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, gpu_min, &item);
+	return pairs * (p.mean_len / 64 * 4) / rate + pairs * item;
 }
 
 double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double *gpu_min)
@@ -37,8 +40,8 @@ double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max
 	*gpu_min = GUESS_START;
 	if (all && max_dist >= 0 && !rk_tune.all_nofilter) return 0;  /* the filter's candidates decide, after the read */
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
-	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, gpu_min);
+	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, gpu_min, 0);
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
 	if (pairs <= 16) return 0;  /* long pairs: their divergence decides, after the read */
-	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, gpu_min);
+	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, gpu_min, 0);
 }
