@@ -344,9 +344,11 @@ static int split_alike(const rmpi_t *w, const rmpi_be_t *be)
 }
 
 /* This rank's speed (cells/s) on a sample of the pair, for the slab sizes (a GPU wants a
- * larger one); 1 when it cannot be measured. */
+ * larger one); 1 when it cannot be measured. The fastest of runs timed runs (0: two on a GPU,
+ * its first launch loads its module; three on a CPU, its timer is noisy at a few ms), each
+ * passing over the sample again until it has lasted min_run seconds. */
 static double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, const char *a, int64_t la, const char *b,
-                           int64_t lb, rmpi_split_prof_t *prof)
+                           int64_t lb, rmpi_split_prof_t *prof, int runs, double min_run)
 {
 	const int P = split_planes(kind), gpu = be && be->use_gpu;
 	int64_t sr = la < (gpu ? 65536 : 2048) ? la : (gpu ? 65536 : 2048), sc = lb < (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK) ? lb : (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK);
@@ -359,16 +361,17 @@ static double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, con
 	if (t.H[0] && (P == 1 || t.H[1]) && eng_init(&g, kind, simd, n_threads, be, 0, a, sr, b, sc, 0) == RK_OK) {
 		rmpi_t solo = { 0 };
 		solo.size = 1;
-		/* the faster of two runs on a GPU (its first launch loads its module), of three on a
-		 * CPU (its timer is noisy at a few ms: on the loaded 2-core machine two runs of
-		 * 2048 x 64k cells still gave half the speed at times) */
-		double ts = rk_realtime(), best = 1e30;
-		for (int it = 0; it < (gpu ? 2 : 3); it++) {
-			double t0 = rk_realtime();
-			if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
-			if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
+		double ts = rk_realtime(), best = 0;
+		for (int it = 0; it < (runs > 0 ? runs : gpu ? 2 : 3); it++) {
+			const double t0 = rk_realtime();
+			double n = 0, dt;
+			do {
+				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
+				n++;
+			} while ((dt = rk_realtime() - t0) < min_run);
+			if (n > 0 && n / (dt > 1e-6 ? dt : 1e-6) > best) best = n / (dt > 1e-6 ? dt : 1e-6);
 		}
-		if (best < 1e30) mine = (double)sr * (double)sc / (best > 1e-6 ? best : 1e-6);
+		if (best > 0) mine = (double)sr * (double)sc * best;
 		if (prof) prof->sample_s = rk_realtime() - ts;
 	}
 	eng_free(&g);
@@ -584,7 +587,7 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	const int alike = split_alike(w, be);
-	if (mine < 0) mine = !rk_tune.split_words && !alike ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof) : 1;
+	if (mine < 0) mine = !rk_tune.split_words && !alike ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 0, 0) : 1;
 	rmpi_allgather(w, &mine, sizeof mine, speed);
 	split_words(w, nw, speed, words);
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
@@ -610,21 +613,26 @@ done:
  *    rows, then its half of the path;
  *  - every rank over every cell: la lb / (the ranks' summed speed), with the pipeline's fill,
  *    the pipelines from the cut and the pieces for the path.
- * A way with more ranks must be PLAN_MARGIN faster. When every cell over every rank could
- * win, all ranks time their pass at once (as the slabs need anyway), and rank 0 decides with
- * their summed speed. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this
- * 2-core machine, one thread (docs/BENCHMARKS.md). */
-enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4 };
+ * A way with more ranks must be PLAN_MARGIN faster. When more ranks could win at rank 0's
+ * speed alone, all ranks time their pass at once, and rank 0 decides with their summed speed
+ * and the speed ranks 0 and 1 keep side by side (cores shared as threads of one core, or by
+ * more ranks than cores, keep less). The estimates are for one thread: threads divide all
+ * three alike. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this 2-core
+ * machine (docs/BENCHMARKS.md). */
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5 };
 #define PLAN_W0 1400.0      /* columns a pruned strip computes besides the band (its height, chunk ends) */
 #define PLAN_PATH_ROW 1.5e4 /* cells' worth of a path's cost per row (Hirschberg's levels, base cases, preps) */
 #define PLAN_BETA(kind) ((kind) == SPLIT_LEV ? 0.7 : 0.6)   /* a pruned sweep's speed, of a dense pass's */
 #define PLAN_FIXED 2e-3     /* seconds of a split's messages and wake-ups */
 #define PLAN_MARGIN 1.15
+#define PLAN_RUN 2e-3       /* seconds of each of rank 0's three timed runs alone (the fastest counts) */
+#define PLAN_TOGETHER 1e-2  /* seconds of the one run of every rank at once: long enough to share cores */
 
 typedef struct {
 	int how;
 	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
 	double v;               /* rank 0's speed alone, cells/s of a dense pass */
+	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
 } split_plan_t;
 
@@ -664,18 +672,21 @@ static double plan_all(int kind, int path, double la, double lb, int R, double V
 }
 
 /* Rank 0's choice: the fastest way, fewer ranks unless more are PLAN_MARGIN faster; V: the
- * ranks' summed speed (0: not measured, PLAN_MEASURE when all ranks could win). */
+ * ranks' summed speed (0: not measured yet; then PLAN_MEASURE when every rank could win,
+ * PLAN_MEASURE2 when only two banded halves could). */
 static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t lb, int R, double V)
 {
+	const double vb = p->v * (V > 0 ? p->pair : 1);   /* a half's speed */
 	/* the cost the band narrows by: the static band's, else (-k) the bound itself, the
 	 * narrowest band and so the fewest ranks */
 	const double d = (double)(p->ub >= 0 ? p->ub : p->bound >= 0 ? p->bound : 0), bound = (double)p->bound;
 	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v);
-	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, p->v) : 0;
+	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, vb) : 0;
 	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
 	const double few = p->band > 0 && p->band * PLAN_MARGIN < p->one ? p->band : p->one;
+	if (V <= 0) return p->all * PLAN_MARGIN < few ? PLAN_MEASURE : few == p->one ? PLAN_ONE : PLAN_MEASURE2;
 	if (p->all * PLAN_MARGIN >= few) return few == p->one ? PLAN_ONE : PLAN_BAND;
-	return V > 0 ? PLAN_ALL : PLAN_MEASURE;
+	return PLAN_ALL;
 }
 
 /* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile). */
@@ -696,7 +707,7 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	if (w->rank == 0) {
 		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub);
 		if (st) rk_err("%s", rk_error());
-		p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof);
+		p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof, 3, PLAN_RUN);
 		p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
 		if (forced) p->how = forced == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : forced;
 		msg[0] = st; msg[1] = p->how; msg[2] = p->bound;
@@ -704,21 +715,35 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	rmpi_bcast_idle(w, 0, msg, sizeof msg);
 	if (msg[0] != RK_OK) return (rk_status_t)msg[0];
 	p->how = (int)msg[1]; p->bound = msg[2];
-	if (p->how == PLAN_MEASURE) {
-		/* as the slabs would: every rank at once */
-		*mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof);
-		const double V = rmpi_sum(w, *mine);
-		int64_t how = w->rank == 0 ? plan_choose(p, kind, want_path, la, lb, w->size, V) : 0;
-		rmpi_bcast_i64(w, 0, &how);
+	if (p->how == PLAN_MEASURE || p->how == PLAN_MEASURE2) {
+		/* More ranks could win at rank 0's speed alone: the ranks that would take part (all,
+		 * or 0 and 1) time their pass at once, the others asleep, for their summed speed (the
+		 * slabs need it anyway) and what ranks 0 and 1 keep of their speed alone: cores shared
+		 * (threads of one core, other work) keep less. One continuous run: the fastest of
+		 * several short ones missed the sharing. */
+		const int n = p->how == PLAN_MEASURE ? w->size : 2;
+		rmpi_agree(w, RK_OK);   /* a start within microseconds: Open MPI spins here */
+		*mine = w->rank < n ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 1, PLAN_TOGETHER) : 0;
+		const double V = rmpi_sum_idle(w, *mine), two = rmpi_sum_idle(w, w->rank < 2 ? *mine : 0);
+		int64_t how = 0;
+		if (w->rank == 0) {
+			p->pair = two / 2 / (p->v > 0 ? p->v : 1);
+			if (p->pair > 1) p->pair = 1;
+			/* with two only, every rank could not win at their full speed: it cannot at less */
+			how = plan_choose(p, kind, want_path, la, lb, w->size, n == w->size ? V : w->size * p->v);
+		}
+		rmpi_bcast_idle(w, 0, &how, sizeof how);
 		p->how = (int)how;
+		if (n < w->size) *mine = -1;
 	}
 	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
-	char ub[48] = "";
+	char ub[48] = "", two[48] = "";
 	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
-	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s; estimates: one rank %.3f s, two banded halves "
+	if (p->pair > 0) snprintf(two, sizeof two, " (%.2f of it side by side)", p->pair);
+	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s; estimates: one rank %.3f s, two banded halves "
 	         "%.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
-	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v, p->one, p->band,
-	         w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v, two, p->one,
+	         p->band, w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
 	return RK_OK;
 }
 
