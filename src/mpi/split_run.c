@@ -627,11 +627,14 @@ enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE
 #define PLAN_MARGIN 1.15
 #define PLAN_RUN 2e-3       /* seconds of each of rank 0's three timed runs alone (the fastest counts) */
 #define PLAN_TOGETHER 1e-2  /* seconds of the one run of every rank at once: long enough to share cores */
+#define PLAN_SPEED(kind) ((kind) == SPLIT_LEV ? 1.3e11 : 2.3e11)   /* a dense pass, cells/s (one thread, this machine) */
 
 typedef struct {
 	int how;
 	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
-	double v;               /* rank 0's speed alone, cells/s of a dense pass */
+	double v;               /* rank 0's speed alone, cells/s of a dense pass (measured, or PLAN_SPEED) */
+	int measured;           /* v is measured */
+	aln_prep_t pre;         /* rank 0: the pair's prep from split_bound, for rank 0 alone */
 	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
 } split_plan_t;
@@ -705,10 +708,17 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	}
 	int64_t msg[3] = { RK_OK, 0, 0 };  /* status, plan, bound */
 	if (w->rank == 0) {
-		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub);
+		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub, want_path ? 0 : &p->pre);
 		if (st) rk_err("%s", rk_error());
-		p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof, 3, PLAN_RUN);
+		/* rank 0's speed only where more ranks could win at all: a small or similar pair (a
+		 * 65 kb pair 1% apart is 2 ms on one rank) is not worth the 10 ms of the samples */
+		p->v = PLAN_SPEED(kind);
 		p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
+		if (p->how != PLAN_ONE && !forced) {
+			p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof, 3, PLAN_RUN);
+			p->measured = 1;
+			p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
+		}
 		if (forced) p->how = forced == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : forced;
 		msg[0] = st; msg[1] = p->how; msg[2] = p->bound;
 	}
@@ -740,10 +750,10 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	char ub[48] = "", two[48] = "";
 	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
 	if (p->pair > 0) snprintf(two, sizeof two, " (%.2f of it side by side)", p->pair);
-	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s; estimates: one rank %.3f s, two banded halves "
-	         "%.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
-	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v, two, p->one,
-	         p->band, w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s%s; estimates: one rank %.3f s, two banded "
+	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v,
+	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
 	return RK_OK;
 }
 
@@ -754,15 +764,16 @@ static int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t 
 	return cost < 0 || (k >= 0 && cost > k) ? -1 : cost;
 }
 
-/* Rank 0 alone, the others asleep. Collective. */
-static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const char *a, int64_t la, const char *b,
-                             int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+/* Rank 0 alone (pre: the plan's prep of the pair, or none), the others asleep. Collective. */
+static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const aln_prep_t *pre, const char *a, int64_t la,
+                             const char *b, int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path,
+                             rmpi_split_prof_t *prof)
 {
 	rk_status_t st = RK_OK;
 	if (w->rank == 0) {
 		const double t0 = rk_realtime();
 		int64_t cost;
-		st = split_solo(kind, a, la, b, lb, bound, aln_simd_level(-1), n_threads, &cost, want_path ? path : 0);
+		st = split_solo(kind, a, la, b, lb, bound, aln_simd_level(-1), n_threads, pre, &cost, want_path ? path : 0);
 		if (st) rk_err("%s", rk_error());
 		else *val = split_value(kind, k, la, lb, cost);
 		if (prof) { prof->rows = la; prof->fwd[0] = prof->fwd[1] = rk_realtime() - t0; }
@@ -853,8 +864,8 @@ static rk_status_t split_band(const rmpi_t *w, int kind, int64_t k, int64_t boun
 		if (want_path && *val >= 0) {
 			t2 = rk_realtime();
 			int64_t got = -1, sum = 0;
-			st = me == 0 ? split_solo(kind, a, x.s, b, x.j, x.cf, simd, n_threads, &got, &piece)
-			             : split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, n_threads, &got, &piece);
+			st = me == 0 ? split_solo(kind, a, x.s, b, x.j, x.cf, simd, n_threads, 0, &got, &piece)
+			             : split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, n_threads, 0, &got, &piece);
 			if (!st && me == 0) { st = aln_path_push(&piece, (int)x.op, 1); got += x.best - x.cf - x.cb; }
 			if (st && me == 1) rk_err("rank 1: %s", rk_error());
 			st = band_gather(w, st, got, &piece, path, &sum);
@@ -878,8 +889,9 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	*val = -1;
 	if (prof) memset(prof, 0, sizeof *prof);
 	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, &mine, prof);
-	if (st) return st;
-	if (p.how == PLAN_ONE) return split_one(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
+	if (!st && p.how == PLAN_ONE) st = split_one(w, kind, k, p.bound, &p.pre, a, la, b, lb, want_path, n_threads, val, path, prof);
+	aln_prep_free(&p.pre);
+	if (st || p.how == PLAN_ONE) return st;
 	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
 	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, mine, val, path, prof);
 }
