@@ -573,12 +573,15 @@ done:
 	return st;
 }
 
-/* Every rank over every cell: slabs of rows, or two ranks meeting on a column. mine: this
- * rank's speed when the plan measured it (< 0: sample it here). Collective. */
+/* Every rank over every cell: slabs of rows, or two ranks meeting on a column, sized by each
+ * rank's fastest short run, as before the plan (the plan's one run of 10 ms, for the share
+ * side by side, gave unequal speeds beside other work: a random 1 Mb pair's halves took 8.3
+ * and 6.3 s). Collective. */
 static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                             int want_path, int n_threads, rmpi_be_t *be, double mine, int64_t *val, aln_path_t *path,
+                             int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path,
                              rmpi_split_prof_t *prof)
 {
+	double mine = 1;
 	const int simd = aln_simd_level(-1), R = w->size;
 	const int64_t nw = (la + 63) / 64;
 	double *speed = malloc(sizeof(double) * (size_t)R);
@@ -587,7 +590,7 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	const int alike = split_alike(w, be);
-	if (mine < 0) mine = !rk_tune.split_words && !alike ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 0, 0) : 1;
+	if (!rk_tune.split_words && !alike) mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 0, 0);
 	rmpi_allgather(w, &mine, sizeof mine, speed);
 	split_words(w, nw, speed, words);
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
@@ -694,12 +697,11 @@ static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t 
 
 /* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile). */
 static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, double *mine, rmpi_split_prof_t *prof)
+                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof)
 {
 	const int simd = aln_simd_level(-1), forced = rk_tune.split_plan;
 	memset(p, 0, sizeof *p);
 	p->bound = k; p->ub = -1;
-	*mine = -1;
 	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time */
 	if (rmpi_any(w, be && be->use_gpu) || forced == PLAN_ALL) {
 		p->how = PLAN_ALL;
@@ -733,8 +735,8 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 		 * several short ones missed the sharing. */
 		const int n = p->how == PLAN_MEASURE ? w->size : 2;
 		rmpi_agree(w, RK_OK);   /* a start within microseconds: Open MPI spins here */
-		*mine = w->rank < n ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 1, PLAN_TOGETHER) : 0;
-		const double V = rmpi_sum_idle(w, *mine), two = rmpi_sum_idle(w, w->rank < 2 ? *mine : 0);
+		const double mine = w->rank < n ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 1, PLAN_TOGETHER) : 0;
+		const double V = rmpi_sum_idle(w, mine), two = rmpi_sum_idle(w, w->rank < 2 ? mine : 0);
 		int64_t how = 0;
 		if (w->rank == 0) {
 			p->pair = two / 2 / (p->v > 0 ? p->v : 1);
@@ -744,7 +746,6 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 		}
 		rmpi_bcast_idle(w, 0, &how, sizeof how);
 		p->how = (int)how;
-		if (n < w->size) *mine = -1;
 	}
 	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
 	char ub[48] = "", two[48] = "";
@@ -885,15 +886,14 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
                             int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
 {
 	split_plan_t p;
-	double mine;
 	*val = -1;
 	if (prof) memset(prof, 0, sizeof *prof);
-	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, &mine, prof);
+	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, prof);
 	if (!st && p.how == PLAN_ONE) st = split_one(w, kind, k, p.bound, &p.pre, a, la, b, lb, want_path, n_threads, val, path, prof);
 	aln_prep_free(&p.pre);
 	if (st || p.how == PLAN_ONE) return st;
 	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
-	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, mine, val, path, prof);
+	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, val, path, prof);
 }
 
 void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)
