@@ -631,12 +631,14 @@ enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE
 #define PLAN_RUN 2e-3       /* seconds of each of rank 0's three timed runs alone (the fastest counts) */
 #define PLAN_TOGETHER 1e-2  /* seconds of the one run of every rank at once: long enough to share cores */
 #define PLAN_SPEED(kind) ((kind) == SPLIT_LEV ? 1.3e11 : 2.3e11)   /* a dense pass, cells/s (one thread, this machine) */
+#define PLAN_WORTH 0.2      /* seconds more ranks must be able to save to be measured at all */
 
 typedef struct {
 	int how;
 	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
 	double v;               /* rank 0's speed alone, cells/s of a dense pass (measured, or PLAN_SPEED) */
 	int measured;           /* v is measured */
+	const char *why;        /* a reason beyond the estimates, for -v ("" none) */
 	aln_prep_t pre;         /* rank 0: the pair's prep from split_bound, for rank 0 alone */
 	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
@@ -690,6 +692,13 @@ static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t 
 	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, vb) : 0;
 	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
 	const double few = p->band > 0 && p->band * PLAN_MARGIN < p->one ? p->band : p->one;
+	/* the measurements and their messages take 20-50 ms on the loaded 2-core machine: not
+	 * worth it where more ranks could save less than PLAN_WORTH (2 Mb at 1%, lcs: 0.05 s) */
+	p->why = "";
+	if (V <= 0 && p->one - (p->all < few ? p->all : few) < PLAN_WORTH) {
+		p->why = " (more ranks could save under 0.2 s: not worth measuring)";
+		return PLAN_ONE;
+	}
 	if (V <= 0) return p->all * PLAN_MARGIN < few ? PLAN_MEASURE : few == p->one ? PLAN_ONE : PLAN_MEASURE2;
 	if (p->all * PLAN_MARGIN >= few) return few == p->one ? PLAN_ONE : PLAN_BAND;
 	return PLAN_ALL;
@@ -754,7 +763,8 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s%s; estimates: one rank %.3f s, two banded "
 	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
 	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v,
-	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how],
+	         forced ? " (RKTLCS_SPLIT_PLAN)" : p->why ? p->why : "");
 	return RK_OK;
 }
 
