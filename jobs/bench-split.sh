@@ -1,6 +1,7 @@
 #!/bin/bash
 # One huge pair split across ranks (docs/lev.md, "One pair on many ranks"): a random pair of
-# LEN bp (unrelated sequences: the hardest case, the path crosses every slab) under lev and
+# LEN bp (unrelated sequences: the hardest case, the path crosses every slab; DIV=P: B is A
+# with P% point edits instead, where the ranks' plan takes fewer ranks) under lev and
 # lcs, distance / length alone and with --path, on 1 rank (the baseline: no split) and on each
 # rank count of NP. Every output must equal the 1-rank one. Prints a table (wall of the whole
 # mpirun and the in-process wall from --stats, speed-up over 1 rank), a per-rank table (slab
@@ -10,7 +11,7 @@
 #   OUTDIR/split.png        per-rank time bars: fill (waiting), busy, the rest (with gnuplot)
 # BACKEND gpu: one rank per GPU by node-local rank (ranks > GPUs share them); cpu: THREADS each.
 # Usage: jobs/bench-split.sh BUILD_DIR [LEN=10000000] [BACKEND=gpu] [NP="2"] [OUTDIR=split-out]
-#        env MODES ["lev lcs"], PATHS ["0 1"], THREADS [1], REPS [1: runs of each, the median reported],
+#        env MODES ["lev lcs"], PATHS ["0 1"], THREADS [1], REPS [1: runs of each, the median reported], DIV [-1],
 #        MPIRUN [mpirun --oversubscribe --bind-to none]
 set -uo pipefail
 build=${1:-build} len=${2:-10000000} backend=${3:-gpu} nps=${4:-2} out=${5:-split-out}
@@ -41,13 +42,15 @@ plot() {  # one bar per (run, rank): to the middle fill, busy; from the cut fill
 # PLOT_ONLY=1: redraw OUTDIR/split.png from OUTDIR/split_ranks.csv (e.g. copied back from a GPU host without gnuplot)
 [ -n "${PLOT_ONLY:-}" ] && { plot; exit 0; }
 [ -x "$cli" ] && [ -x "$gen" ] || { echo "bench-split: no $cli or $gen" >&2; exit 1; }
-[ -s "$out/a.fa" ] && [ "$(cat "$out/len" 2> /dev/null)" = "$len" ] \
-	|| { "$gen" 1 "$len" -1 7 "$out/a.fa" "$out/b.fa" && echo "$len" > "$out/len"; } || exit 1
+DIV=${DIV:--1}
+[ -s "$out/a.fa" ] && [ "$(cat "$out/len" 2> /dev/null)" = "$len $DIV" ] \
+	|| { "$gen" 1 "$len" "$DIV" 7 "$out/a.fa" "$out/b.fa" && echo "$len $DIV" > "$out/len"; } || exit 1
 echo "mode,len,backend,ranks,wall_s,inproc_s,speedup" > "$out/split.csv"
 echo "mode,ranks,rank,rows,meet_busy,meet_fill,meet_wall,sub_busy,sub_fill,sub_wall,trace" > "$out/split_ranks.csv"
 dev=$([ "$backend" = gpu ] && command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs)
-printf '# %s; CPU %s x %s cores; backend %s, %s thread(s)/rank; commit %s\n' "${dev:-no GPU}" \
+printf '# %s; CPU %s x %s cores; backend %s, %s thread(s)/rank; B %s; load %s; commit %s\n' "${dev:-no GPU}" \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "$(nproc)" "$backend" "$THREADS" \
+	"$([ "$DIV" = -1 ] && echo unrelated || echo "$DIV% edits of A")" "$(cut -d' ' -f1-3 /proc/loadavg)" \
 	"${RKTLCS_COMMIT:-$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null)}"
 arr() { grep -o "\"$1\":\[[^]]*\]" "$2" | sed 's/.*\[//; s/\]//' | tr ',' ' '; }
 rc=0

@@ -80,13 +80,14 @@ static void band_case(int it)
 	const int64_t k = lev && it % 3 == 0 ? tu_range(0, ncost + ncost / 4 + 2) : -1;
 	const int64_t expect = k >= 0 && ncost > k ? -1 : ncost;
 	int64_t bound, ub, cost;
+	aln_prep_t pre;
 	aln_path_t one = { 0 }, top = { 0 }, bot = { 0 };
-	CHECK(!split_bound(kind, a, la, b, lb, k, simd, 1, &bound, &ub) && (k < 0 ? ub >= ncost && (bound < 0 || bound == ub) : bound == k && ub < 0),
+	CHECK(!split_bound(kind, a, la, b, lb, k, simd, 1, &bound, &ub, &pre) && (k < 0 ? ub >= ncost && (bound < 0 || bound == ub) : bound == k && ub < 0),
 	      "band set %d: bound %lld ub %lld, cost %lld k %lld", it, (long long)bound, (long long)ub, (long long)ncost, (long long)k);
 	/* rank 0 alone */
-	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 2, &cost, 0) && cost == expect, "band set %d (lev %d, %ld x %ld, k %lld): solo cost %lld, want %lld",
+	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 2, it % 2 ? &pre : 0, &cost, 0) && cost == expect, "band set %d (lev %d, %ld x %ld, k %lld): solo cost %lld, want %lld",
 	      it, lev, la, lb, (long long)k, (long long)cost, (long long)expect);
-	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 1, &cost, &one) && cost == expect, "band set %d: solo path cost %lld, want %lld", it,
+	CHECK(!split_solo(kind, a, la, b, lb, bound, simd, 1, 0, &cost, &one) && cost == expect, "band set %d: solo path cost %lld, want %lld", it,
 	      (long long)cost, (long long)expect);
 	char *got = cigar(&one);
 	CHECK(expect < 0 ? one.n == 0 : !strcmp(got, want), "band set %d (lev %d, %ld x %ld): solo path %.80s, want %.80s", it, lev, la, lb, got, want);
@@ -102,8 +103,8 @@ static void band_case(int it)
 		CHECK(x.best == expect && x.s == split_band_rows(la), "band set %d (lev %d, %ld x %ld, bound %lld): halves meet at cost %lld, want %lld", it, lev, la,
 		      lb, (long long)bound, (long long)x.best, (long long)expect);
 		if (x.best >= 0 && x.best == expect) {
-			CHECK(!split_solo(kind, a, x.s, b, x.j, x.cf, simd, 1, &g0, &top) && !aln_path_push(&top, (int)x.op, 1) &&
-			      !split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, 1, &g1, &bot) && !aln_path_cat(&top, &bot) &&
+			CHECK(!split_solo(kind, a, x.s, b, x.j, x.cf, simd, 1, 0, &g0, &top) && !aln_path_push(&top, (int)x.op, 1) &&
+			      !split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, 1, 0, &g1, &bot) && !aln_path_cat(&top, &bot) &&
 			      g0 == x.cf && g1 == x.cb, "band set %d: pieces cost %lld + %lld, want %lld + %lld", it, (long long)g0, (long long)g1,
 			      (long long)x.cf, (long long)x.cb);
 			got = cigar(&top);
@@ -112,6 +113,7 @@ static void band_case(int it)
 		}
 		free(m0); free(m1);
 	}
+	aln_prep_free(&pre);
 	aln_path_free(&one); aln_path_free(&top); aln_path_free(&bot);
 	free(ops); free(want); free(a); free(b);
 }

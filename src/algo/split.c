@@ -209,24 +209,26 @@ int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t
 static const aln_kind_t *split_K(int kind) { return kind == SPLIT_LEV ? &aln_lev : &aln_lcs; }
 
 rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int simd, int n_threads,
-                        int64_t *bound, int64_t *ub)
+                        int64_t *bound, int64_t *ub, aln_prep_t *keep)
 {
+	aln_prep_t p;
 	*bound = k;
 	*ub = -1;
+	if (keep) memset(keep, 0, sizeof *keep);
 	if (k >= 0 || la <= 0 || lb <= 0) return RK_OK;
-	aln_prep_t p;
 	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 	if (st) return st;
 	/* the static band of aln_cost and aln_hirsch */
 	aln_sweep_opt_t o = { .K = split_K(kind), .simd = simd, .n_threads = n_threads, .k = -1, .w = 256, .la_end = la, .lb_end = lb };
 	st = aln_sweep(&p, &o, 0, ub);
-	aln_prep_free(&p);
+	if (!st && keep) *keep = p;
+	else aln_prep_free(&p);
 	if (!st && (double)*ub * (double)(la < lb ? la : lb) < 0.5 * (double)la * (double)lb) *bound = *ub;
 	return st;
 }
 
 rk_status_t split_solo(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd, int n_threads,
-                       int64_t *cost, aln_path_t *path)
+                       const aln_prep_t *pre, int64_t *cost, aln_path_t *path)
 {
 	*cost = -1;
 	if (path) {
@@ -239,6 +241,7 @@ rk_status_t split_solo(int kind, const char *a, int64_t la, const char *b, int64
 		*cost = bound >= 0 && la + lb > bound ? -1 : la + lb;
 		return RK_OK;
 	}
+	if (pre && pre->bc) return aln_cost(split_K(kind), pre, bound, simd, n_threads, cost);
 	aln_prep_t p;
 	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 	if (st) return st;

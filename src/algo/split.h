@@ -62,14 +62,16 @@ int64_t split_meet_col(int kind, uint64_t *const *F, uint64_t *const *R, int64_t
 
 /* *bound: the bound the one-rank computation prunes with (k >= 0 itself; -1: every cell);
  * *ub: the static band's cost, an upper bound of the pair's (-1: k >= 0, which needs none, or
- * an empty pair). */
+ * an empty pair). keep: NULL, or gets the pair's prep that found it (zeroed when none; the
+ * caller frees it with aln_prep_free) for split_solo. */
 rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int simd, int n_threads,
-                        int64_t *bound, int64_t *ub);
+                        int64_t *bound, int64_t *ub, aln_prep_t *keep);
 /* The pair on this worker alone, pruned by bound (>= the pair's cost, or lev -k; -1: none):
  * *cost (lev distance, lcs indel cost la + lb - 2 lcs; -1 above a bound) and, when path is not
- * NULL, the canonical path (reset first; empty at -1): what lev_pair / lcs_pair give. */
+ * NULL, the canonical path (reset first; empty at -1): what lev_pair / lcs_pair give. pre:
+ * NULL, or split_bound's prep of this pair, used for the cost alone (a prep of 2 Mb is 10 ms). */
 rk_status_t split_solo(int kind, const char *a, int64_t la, const char *b, int64_t lb, int64_t bound, int simd, int n_threads,
-                       int64_t *cost, aln_path_t *path);
+                       const aln_prep_t *pre, int64_t *cost, aln_path_t *path);
 /* The middle row s: the top half is rows [0, s), the bottom half rows [s + 1, la). */
 int64_t split_band_rows(int64_t la);
 /* One half (bottom 0: the top one, 1: the bottom one) pruned by bound, on n_threads; its last

@@ -237,6 +237,16 @@ rk_status_t rmpi_agree_idle(const rmpi_t *w, rk_status_t local)
 	return (rk_status_t)out;
 }
 
+double rmpi_sum_idle(const rmpi_t *w, double x)
+{
+	double out = x;
+	MPI_Request rq;
+	if (!w->mpi) return x;
+	if (MPI_Iallreduce(&x, &out, 1, MPI_DOUBLE, MPI_SUM, w->comm, &rq) != MPI_SUCCESS) rmpi_die(w, "sum");
+	rmpi_wait_idle(w, &rq, "sum");
+	return out;
+}
+
 void rmpi_bcast_idle(const rmpi_t *w, int root, void *buf, size_t n)
 {
 	MPI_Request rq;

@@ -62,10 +62,11 @@ void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x);
 void rmpi_send(const rmpi_t *w, const void *buf, size_t n, int to, int tag);
 void rmpi_recv(const rmpi_t *w, void *buf, size_t n, int from, int tag);
 
-/* As rmpi_agree, a broadcast of n (< 2^31) bytes and rmpi_recv, but a rank that waits sleeps
- * between polls (up to 1 ms) instead of spinning: ranks left out of a pair that fewer of them
- * compute leave their cores to those that do. */
+/* As rmpi_agree, rmpi_sum, a broadcast of n (< 2^31) bytes and rmpi_recv, but a rank that
+ * waits sleeps between polls (up to 1 ms) instead of spinning: ranks left out of a pair that
+ * fewer of them compute leave their cores to those that do. */
 rk_status_t rmpi_agree_idle(const rmpi_t *w, rk_status_t local);
+double rmpi_sum_idle(const rmpi_t *w, double x);
 void rmpi_bcast_idle(const rmpi_t *w, int root, void *buf, size_t n);
 void rmpi_recv_idle(const rmpi_t *w, void *buf, size_t n, int from, int tag);
 

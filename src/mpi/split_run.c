@@ -344,9 +344,11 @@ static int split_alike(const rmpi_t *w, const rmpi_be_t *be)
 }
 
 /* This rank's speed (cells/s) on a sample of the pair, for the slab sizes (a GPU wants a
- * larger one); 1 when it cannot be measured. */
+ * larger one); 1 when it cannot be measured. The fastest of runs timed runs (0: two on a GPU,
+ * its first launch loads its module; three on a CPU, its timer is noisy at a few ms), each
+ * passing over the sample again until it has lasted min_run seconds. */
 static double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, const char *a, int64_t la, const char *b,
-                           int64_t lb, rmpi_split_prof_t *prof)
+                           int64_t lb, rmpi_split_prof_t *prof, int runs, double min_run)
 {
 	const int P = split_planes(kind), gpu = be && be->use_gpu;
 	int64_t sr = la < (gpu ? 65536 : 2048) ? la : (gpu ? 65536 : 2048), sc = lb < (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK) ? lb : (gpu ? SPLIT_CHUNK_GPU : SPLIT_CHUNK);
@@ -359,16 +361,17 @@ static double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, con
 	if (t.H[0] && (P == 1 || t.H[1]) && eng_init(&g, kind, simd, n_threads, be, 0, a, sr, b, sc, 0) == RK_OK) {
 		rmpi_t solo = { 0 };
 		solo.size = 1;
-		/* the faster of two runs on a GPU (its first launch loads its module), of three on a
-		 * CPU (its timer is noisy at a few ms: on the loaded 2-core machine two runs of
-		 * 2048 x 64k cells still gave half the speed at times) */
-		double ts = rk_realtime(), best = 1e30;
-		for (int it = 0; it < (gpu ? 2 : 3); it++) {
-			double t0 = rk_realtime();
-			if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
-			if (rk_realtime() - t0 < best) best = rk_realtime() - t0;
+		double ts = rk_realtime(), best = 0;
+		for (int it = 0; it < (runs > 0 ? runs : gpu ? 2 : 3); it++) {
+			const double t0 = rk_realtime();
+			double n = 0, dt;
+			do {
+				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
+				n++;
+			} while ((dt = rk_realtime() - t0) < min_run);
+			if (n > 0 && n / (dt > 1e-6 ? dt : 1e-6) > best) best = n / (dt > 1e-6 ? dt : 1e-6);
 		}
-		if (best < 1e30) mine = (double)sr * (double)sc / (best > 1e-6 ? best : 1e-6);
+		if (best > 0) mine = (double)sr * (double)sc * best;
 		if (prof) prof->sample_s = rk_realtime() - ts;
 	}
 	eng_free(&g);
@@ -570,12 +573,15 @@ done:
 	return st;
 }
 
-/* Every rank over every cell: slabs of rows, or two ranks meeting on a column. mine: this
- * rank's speed when the plan measured it (< 0: sample it here). Collective. */
+/* Every rank over every cell: slabs of rows, or two ranks meeting on a column, sized by each
+ * rank's fastest short run, as before the plan (the plan's one run of 10 ms, for the share
+ * side by side, gave unequal speeds beside other work: a random 1 Mb pair's halves took 8.3
+ * and 6.3 s). Collective. */
 static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                             int want_path, int n_threads, rmpi_be_t *be, double mine, int64_t *val, aln_path_t *path,
+                             int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path,
                              rmpi_split_prof_t *prof)
 {
+	double mine = 1;
 	const int simd = aln_simd_level(-1), R = w->size;
 	const int64_t nw = (la + 63) / 64;
 	double *speed = malloc(sizeof(double) * (size_t)R);
@@ -584,7 +590,7 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	if (!speed || !words || !chunks) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	const int alike = split_alike(w, be);
-	if (mine < 0) mine = !rk_tune.split_words && !alike ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof) : 1;
+	if (!rk_tune.split_words && !alike) mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 0, 0);
 	rmpi_allgather(w, &mine, sizeof mine, speed);
 	split_words(w, nw, speed, words);
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
@@ -610,21 +616,31 @@ done:
  *    rows, then its half of the path;
  *  - every rank over every cell: la lb / (the ranks' summed speed), with the pipeline's fill,
  *    the pipelines from the cut and the pieces for the path.
- * A way with more ranks must be PLAN_MARGIN faster. When every cell over every rank could
- * win, all ranks time their pass at once (as the slabs need anyway), and rank 0 decides with
- * their summed speed. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this
- * 2-core machine, one thread (docs/BENCHMARKS.md). */
-enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4 };
+ * A way with more ranks must be PLAN_MARGIN faster. When more ranks could win at rank 0's
+ * speed alone, all ranks time their pass at once, and rank 0 decides with their summed speed
+ * and the speed ranks 0 and 1 keep side by side (cores shared as threads of one core, or by
+ * more ranks than cores, keep less). The estimates are for one thread: threads divide all
+ * three alike. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this 2-core
+ * machine (docs/BENCHMARKS.md). */
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5 };
 #define PLAN_W0 1400.0      /* columns a pruned strip computes besides the band (its height, chunk ends) */
 #define PLAN_PATH_ROW 1.5e4 /* cells' worth of a path's cost per row (Hirschberg's levels, base cases, preps) */
 #define PLAN_BETA(kind) ((kind) == SPLIT_LEV ? 0.7 : 0.6)   /* a pruned sweep's speed, of a dense pass's */
 #define PLAN_FIXED 2e-3     /* seconds of a split's messages and wake-ups */
 #define PLAN_MARGIN 1.15
+#define PLAN_RUN 2e-3       /* seconds of each of rank 0's three timed runs alone (the fastest counts) */
+#define PLAN_TOGETHER 1e-2  /* seconds of the one run of every rank at once: long enough to share cores */
+#define PLAN_SPEED(kind) ((kind) == SPLIT_LEV ? 1.3e11 : 2.3e11)   /* a dense pass, cells/s (one thread, this machine) */
+#define PLAN_WORTH 0.2      /* seconds more ranks must be able to save to be measured at all */
 
 typedef struct {
 	int how;
 	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
-	double v;               /* rank 0's speed alone, cells/s of a dense pass */
+	double v;               /* rank 0's speed alone, cells/s of a dense pass (measured, or PLAN_SPEED) */
+	int measured;           /* v is measured */
+	const char *why;        /* a reason beyond the estimates, for -v ("" none) */
+	aln_prep_t pre;         /* rank 0: the pair's prep from split_bound, for rank 0 alone */
+	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
 } split_plan_t;
 
@@ -664,28 +680,37 @@ static double plan_all(int kind, int path, double la, double lb, int R, double V
 }
 
 /* Rank 0's choice: the fastest way, fewer ranks unless more are PLAN_MARGIN faster; V: the
- * ranks' summed speed (0: not measured, PLAN_MEASURE when all ranks could win). */
+ * ranks' summed speed (0: not measured yet; then PLAN_MEASURE when every rank could win,
+ * PLAN_MEASURE2 when only two banded halves could). */
 static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t lb, int R, double V)
 {
+	const double vb = p->v * (V > 0 ? p->pair : 1);   /* a half's speed */
 	/* the cost the band narrows by: the static band's, else (-k) the bound itself, the
 	 * narrowest band and so the fewest ranks */
 	const double d = (double)(p->ub >= 0 ? p->ub : p->bound >= 0 ? p->bound : 0), bound = (double)p->bound;
 	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v);
-	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, p->v) : 0;
+	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, vb) : 0;
 	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
 	const double few = p->band > 0 && p->band * PLAN_MARGIN < p->one ? p->band : p->one;
+	/* the measurements and their messages take 20-50 ms on the loaded 2-core machine: not
+	 * worth it where more ranks could save less than PLAN_WORTH (2 Mb at 1%, lcs: 0.05 s) */
+	p->why = "";
+	if (V <= 0 && p->one - (p->all < few ? p->all : few) < PLAN_WORTH) {
+		p->why = " (more ranks could save under 0.2 s: not worth measuring)";
+		return PLAN_ONE;
+	}
+	if (V <= 0) return p->all * PLAN_MARGIN < few ? PLAN_MEASURE : few == p->one ? PLAN_ONE : PLAN_MEASURE2;
 	if (p->all * PLAN_MARGIN >= few) return few == p->one ? PLAN_ONE : PLAN_BAND;
-	return V > 0 ? PLAN_ALL : PLAN_MEASURE;
+	return PLAN_ALL;
 }
 
 /* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile). */
 static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, double *mine, rmpi_split_prof_t *prof)
+                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof)
 {
 	const int simd = aln_simd_level(-1), forced = rk_tune.split_plan;
 	memset(p, 0, sizeof *p);
 	p->bound = k; p->ub = -1;
-	*mine = -1;
 	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time */
 	if (rmpi_any(w, be && be->use_gpu) || forced == PLAN_ALL) {
 		p->how = PLAN_ALL;
@@ -694,31 +719,52 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	}
 	int64_t msg[3] = { RK_OK, 0, 0 };  /* status, plan, bound */
 	if (w->rank == 0) {
-		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub);
+		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub, want_path ? 0 : &p->pre);
 		if (st) rk_err("%s", rk_error());
-		p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof);
+		/* rank 0's speed only where more ranks could win at all: a small or similar pair (a
+		 * 65 kb pair 1% apart is 2 ms on one rank) is not worth the 10 ms of the samples */
+		p->v = PLAN_SPEED(kind);
 		p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
+		if (p->how != PLAN_ONE && !forced) {
+			p->v = split_sample(kind, simd, n_threads, 0, a, la, b, lb, prof, 3, PLAN_RUN);
+			p->measured = 1;
+			p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
+		}
 		if (forced) p->how = forced == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : forced;
 		msg[0] = st; msg[1] = p->how; msg[2] = p->bound;
 	}
 	rmpi_bcast_idle(w, 0, msg, sizeof msg);
 	if (msg[0] != RK_OK) return (rk_status_t)msg[0];
 	p->how = (int)msg[1]; p->bound = msg[2];
-	if (p->how == PLAN_MEASURE) {
-		/* as the slabs would: every rank at once */
-		*mine = split_sample(kind, simd, n_threads, be, a, la, b, lb, prof);
-		const double V = rmpi_sum(w, *mine);
-		int64_t how = w->rank == 0 ? plan_choose(p, kind, want_path, la, lb, w->size, V) : 0;
-		rmpi_bcast_i64(w, 0, &how);
+	if (p->how == PLAN_MEASURE || p->how == PLAN_MEASURE2) {
+		/* More ranks could win at rank 0's speed alone: the ranks that would take part (all,
+		 * or 0 and 1) time their pass at once, the others asleep, for their summed speed (the
+		 * slabs need it anyway) and what ranks 0 and 1 keep of their speed alone: cores shared
+		 * (threads of one core, other work) keep less. One continuous run: the fastest of
+		 * several short ones missed the sharing. */
+		const int n = p->how == PLAN_MEASURE ? w->size : 2;
+		rmpi_agree(w, RK_OK);   /* a start within microseconds: Open MPI spins here */
+		const double mine = w->rank < n ? split_sample(kind, simd, n_threads, be, a, la, b, lb, prof, 1, PLAN_TOGETHER) : 0;
+		const double V = rmpi_sum_idle(w, mine), two = rmpi_sum_idle(w, w->rank < 2 ? mine : 0);
+		int64_t how = 0;
+		if (w->rank == 0) {
+			p->pair = two / 2 / (p->v > 0 ? p->v : 1);
+			if (p->pair > 1) p->pair = 1;
+			/* with two only, every rank could not win at their full speed: it cannot at less */
+			how = plan_choose(p, kind, want_path, la, lb, w->size, n == w->size ? V : w->size * p->v);
+		}
+		rmpi_bcast_idle(w, 0, &how, sizeof how);
 		p->how = (int)how;
 	}
 	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
-	char ub[48] = "";
+	char ub[48] = "", two[48] = "";
 	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
-	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s; estimates: one rank %.3f s, two banded halves "
-	         "%.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
-	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v, p->one, p->band,
-	         w->size, p->all, name[p->how], forced ? " (RKTLCS_SPLIT_PLAN)" : "");
+	if (p->pair > 0) snprintf(two, sizeof two, " (%.2f of it side by side)", p->pair);
+	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s%s; estimates: one rank %.3f s, two banded "
+	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v,
+	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how],
+	         forced ? " (RKTLCS_SPLIT_PLAN)" : p->why ? p->why : "");
 	return RK_OK;
 }
 
@@ -729,15 +775,16 @@ static int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t 
 	return cost < 0 || (k >= 0 && cost > k) ? -1 : cost;
 }
 
-/* Rank 0 alone, the others asleep. Collective. */
-static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const char *a, int64_t la, const char *b,
-                             int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+/* Rank 0 alone (pre: the plan's prep of the pair, or none), the others asleep. Collective. */
+static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const aln_prep_t *pre, const char *a, int64_t la,
+                             const char *b, int64_t lb, int want_path, int n_threads, int64_t *val, aln_path_t *path,
+                             rmpi_split_prof_t *prof)
 {
 	rk_status_t st = RK_OK;
 	if (w->rank == 0) {
 		const double t0 = rk_realtime();
 		int64_t cost;
-		st = split_solo(kind, a, la, b, lb, bound, aln_simd_level(-1), n_threads, &cost, want_path ? path : 0);
+		st = split_solo(kind, a, la, b, lb, bound, aln_simd_level(-1), n_threads, pre, &cost, want_path ? path : 0);
 		if (st) rk_err("%s", rk_error());
 		else *val = split_value(kind, k, la, lb, cost);
 		if (prof) { prof->rows = la; prof->fwd[0] = prof->fwd[1] = rk_realtime() - t0; }
@@ -828,8 +875,8 @@ static rk_status_t split_band(const rmpi_t *w, int kind, int64_t k, int64_t boun
 		if (want_path && *val >= 0) {
 			t2 = rk_realtime();
 			int64_t got = -1, sum = 0;
-			st = me == 0 ? split_solo(kind, a, x.s, b, x.j, x.cf, simd, n_threads, &got, &piece)
-			             : split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, n_threads, &got, &piece);
+			st = me == 0 ? split_solo(kind, a, x.s, b, x.j, x.cf, simd, n_threads, 0, &got, &piece)
+			             : split_solo(kind, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, simd, n_threads, 0, &got, &piece);
 			if (!st && me == 0) { st = aln_path_push(&piece, (int)x.op, 1); got += x.best - x.cf - x.cb; }
 			if (st && me == 1) rk_err("rank 1: %s", rk_error());
 			st = band_gather(w, st, got, &piece, path, &sum);
@@ -849,14 +896,14 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
                             int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
 {
 	split_plan_t p;
-	double mine;
 	*val = -1;
 	if (prof) memset(prof, 0, sizeof *prof);
-	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, &mine, prof);
-	if (st) return st;
-	if (p.how == PLAN_ONE) return split_one(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
+	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, prof);
+	if (!st && p.how == PLAN_ONE) st = split_one(w, kind, k, p.bound, &p.pre, a, la, b, lb, want_path, n_threads, val, path, prof);
+	aln_prep_free(&p.pre);
+	if (st || p.how == PLAN_ONE) return st;
 	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
-	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, mine, val, path, prof);
+	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, val, path, prof);
 }
 
 void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)
