@@ -2,7 +2,9 @@
 # Strong and weak scaling of any mode over MPI ranks (CPU) or GPUs (one rank per GPU).
 # Runs the mode at each size with --stats, checks that every output equals the first run's
 # (strong scaling: the output must not depend on the rank count), and writes
-#   OUTDIR/scale.csv   mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency
+#   OUTDIR/scale.csv   mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency,mpirun_s,items,max_rss_mb
+#                      (wall_s: in-process, --stats; mpirun_s: the whole mpirun; max_rss_mb: the largest
+#                      rank's peak RSS; items: sequences of a weak point)
 #   OUTDIR/scale.png, scale.svg   time and efficiency against ranks, with the ideal lines
 # Works from any directory. Variables:
 #   RKTLCS   the binary [rktlcs on PATH]          MODE    rkt, hamming, lev, lcs [rkt]
@@ -11,8 +13,13 @@
 #   THREADS  threads per rank [1]                 KIND    strong or weak [strong]
 #   WEAK_GEN weak scaling: a command printing the input for N items, with {n} for N
 #            (e.g. "rkt_genreads {n} 51 3"); WEAK_UNIT items per rank [10000]
+#   WEAK_SCALE  linear: WEAK_UNIT x ranks items; sqrt: WEAK_UNIT x sqrt(ranks), the same pairs
+#            per rank for the all-pairs modes [linear]. Weak efficiency is T1 / Tp times the
+#            work per rank at p over that at 1, the work being items^2 (every mode here
+#            compares all pairs; lev/lcs pairs are not studied weak)
 #   LABEL    a name for the input in the CSV      OUTDIR  [scale-out]
 #   MPIRUN   [mpirun --oversubscribe --bind-to none]   T1  wall of the first point, from an earlier run
+#   WEAK_DIR where weak inputs are written and kept [OUTDIR]
 set -uo pipefail
 RKTLCS=${RKTLCS:-$(command -v rktlcs || true)}
 [ -x "$RKTLCS" ] || [ -n "${PLOT_ONLY:-}" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
@@ -20,7 +27,7 @@ MODE=${MODE:-rkt} RANKS=${RANKS:-1 2} GPUS=${GPUS:-0} THREADS=${THREADS:-1} KIND
 OUTDIR=${OUTDIR:-scale-out} MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
 mkdir -p "$OUTDIR"
 csv=$OUTDIR/scale.csv
-[ -s "$csv" ] || echo "mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency" > "$csv"
+[ -s "$csv" ] || echo "mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency,mpirun_s,items,max_rss_mb" > "$csv"
 backend=cpu; [ "$GPUS" = 1 ] && backend=gpu
 t1=${T1:-}   # T1: the first point's wall from an earlier run, to go on with a study in pieces
 ref=""
@@ -31,13 +38,17 @@ for p in $RANKS; do
 	in=${INPUT:-}
 	if [ "$KIND" = weak ]; then
 		n=$(( ${WEAK_UNIT:-10000} * p ))
-		in=$OUTDIR/weak_$n.fa
+		[ "${WEAK_SCALE:-linear}" = sqrt ] && n=$(awk -v u="${WEAK_UNIT:-10000}" -v p="$p" 'BEGIN { printf "%d", u * sqrt(p) + 0.5 }')
+		in=${WEAK_DIR:-$OUTDIR}/weak_$n.fa
 		[ -s "$in" ] || eval "${WEAK_GEN//\{n\}/$n}" > "$in"
 	fi
 	[ -n "$in" ] || { echo "set INPUT (or KIND=weak with WEAK_GEN)" >&2; exit 1; }
 	# shellcheck disable=SC2086  # INPUT, ARGS and MPIRUN are lists of words
+	s0=$(date +%s.%N)
 	$MPIRUN -np "$p" "$RKTLCS" $MODE $in ${ARGS:-} --backend $backend --threads "$THREADS" -q \
 		--stats "$OUTDIR/stats_$p.json" -o "$OUTDIR/out_$p.tsv" || { echo "the run on $p ranks failed" >&2; exit 1; }
+	mp=$(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+	rss=$(grep -o '"rank_peak_rss_mb":\[[^]]*' "$OUTDIR/stats_$p.json" | sed 's/.*\[//' | tr ',' '\n' | sort -g | tail -1)
 	wall=$(grep -o '"wall":[0-9.e+-]*' "$OUTDIR/stats_$p.json" | cut -d: -f2)
 	comp=$(grep -o '"compute":[0-9.e+-]*' "$OUTDIR/stats_$p.json" | cut -d: -f2)
 	if [ "$KIND" = strong ]; then
@@ -45,11 +56,13 @@ for p in $RANKS; do
 		else cmp -s "$ref" "$OUTDIR/out_$p.tsv" || { echo "the output on $p ranks differs from the first run's" >&2; exit 1; }; fi
 	fi
 	[ -n "$t1" ] || t1=$wall
-	eff=$(awk -v t1="$t1" -v tp="$wall" -v p="$p" -v k="$KIND" 'BEGIN { printf "%.3f", k == "strong" ? t1 / (p * tp) : t1 / tp }')
+	n1=${n1:-${N1:-${n:-1}}}   # N1: the first point's items, with T1
+	eff=$(awk -v t1="$t1" -v tp="$wall" -v p="$p" -v k="$KIND" -v n="${n:-1}" -v n1="$n1" \
+		'BEGIN { printf "%.3f", k == "strong" ? t1 / (p * tp) : t1 / tp * (n / n1) ^ 2 / p }')
 	gp=0; [ "$GPUS" = 1 ] && gp=$p
 	label=${LABEL:-$(basename "${in%% *}")}
 	[ "$KIND" = weak ] && label=${LABEL:-${WEAK_UNIT:-10000}-per-rank}
-	echo "$MODE,$label,$KIND,$p,$gp,$THREADS,$wall,$comp,$eff" | tee -a "$csv"
+	echo "$MODE,$label,$KIND,$p,$gp,$THREADS,$wall,$comp,$eff,$mp,${n:-},${rss:-}" | tee -a "$csv"
 done
 # plots: one line per (mode, input, kind, backend) series of the CSV
 if command -v gnuplot > /dev/null; then

@@ -57,7 +57,7 @@ cmp -s fromfifo.tsv ref.tsv && ok "-o FIFO: written in place" || bad "-o FIFO: $
 for np in 2 3; do
 	rm -f s.json
 	RKTLCS_SPLIT_CELLS=100000 "$mpiexec" -np $np "$cli" lev spa.fa spb.fa --threads 1 -q --stats s.json -o split.tsv; rc=$?
-	python3 -c "import json,sys; d=json.load(open('s.json')); assert d['split']['pairs'] == 1 and len(d['split']['rows']) == $np" 2> jerr
+	python3 -c "import json,sys; d=json.load(open('s.json')); assert d['split']['pairs'] == 1 and len(d['split']['rows']) == $np; r=d['rank_peak_rss_mb']; assert len(r) == $np and all(1 < x < 100000 for x in r), r" 2> jerr
 	[ $rc -eq 0 ] && [ ! -s jerr ] && ok "np $np split pair --stats: valid JSON with the split" || bad "np $np split --stats: exit $rc, $(tail -1 jerr), $(tail -c 80 s.json | od -c | head -3)"
 done
 

@@ -23,13 +23,14 @@ static const char *const rmpi_stage_name[RMPI_STAGES] = { "read", "distribute", 
 
 rk_status_t rmpi_clock_report(const rmpi_t *w, const rk_common_t *c, const rmpi_clock_t *k, const char *mode, const char *extra)
 {
-	double *comp = malloc(sizeof(double) * (size_t)w->size), mine = k->s[RMPI_COMPUTE];
+	/* each rank's compute time and peak RSS, side by side: [2r] and [2r + 1] */
+	double *comp = malloc(sizeof(double) * 2 * (size_t)w->size), mine[2] = { k->s[RMPI_COMPUTE], rk_peak_rss_kb() / 1024.0 };
 	rk_status_t st = RK_OK;
 	if (!comp) { rk_err("out of memory"); return rmpi_agree(w, RK_ERES); }
-	rmpi_allgather(w, &mine, sizeof mine, comp);
+	rmpi_allgather(w, mine, sizeof mine, comp);
 	if (w->rank == 0) {
 		double lo = comp[0], hi = comp[0], wall = rk_realtime() - k->t0;
-		for (int r = 1; r < w->size; r++) { if (comp[r] < lo) lo = comp[r]; if (comp[r] > hi) hi = comp[r]; }
+		for (int r = 1; r < w->size; r++) { if (comp[2 * r] < lo) lo = comp[2 * r]; if (comp[2 * r] > hi) hi = comp[2 * r]; }
 		rk_info("%s stages: read %.3f s, distribute %.3f s, compute %.3f s (ranks %.3f-%.3f s), gather %.3f s, write %.3f s, wall %.3f s",
 		        mode, k->s[0], k->s[1], k->s[2], lo, hi, k->s[3], k->s[4], wall);
 		if (c->stats) {
@@ -39,7 +40,10 @@ rk_status_t rmpi_clock_report(const rmpi_t *w, const rk_common_t *c, const rmpi_
 			               RKTLCS_VERSION, mode, w->size, w->nodes, wall);
 			for (int q = 0; q < RMPI_STAGES; q++) rio_buf_printf(&b, "%s\"%s\":%.6f", q ? "," : "", rmpi_stage_name[q], k->s[q]);
 			rio_buf_str(&b, "},\"rank_compute\":[");
-			for (int r = 0; r < w->size; r++) rio_buf_printf(&b, "%s%.6f", r ? "," : "", comp[r]);
+			for (int r = 0; r < w->size; r++) rio_buf_printf(&b, "%s%.6f", r ? "," : "", comp[2 * r]);
+			/* the high-water mark of each process so far (getrusage), for memory per rank */
+			rio_buf_str(&b, "],\"rank_peak_rss_mb\":[");
+			for (int r = 0; r < w->size; r++) rio_buf_printf(&b, "%s%.1f", r ? "," : "", comp[2 * r + 1]);
 			rio_buf_chr(&b, ']');
 			if (extra && *extra) { rio_buf_chr(&b, ','); rio_buf_str(&b, extra); }
 			rio_buf_str(&b, "}\n");
