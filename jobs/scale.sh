@@ -10,7 +10,8 @@
 #   RKTLCS   the binary [rktlcs on PATH]          MODE    rkt, hamming, lev, lcs [rkt]
 #   INPUT    input file(s) (strong scaling)       ARGS    the mode's options
 #   RANKS    rank counts ["1 2"]                  GPUS    1: one rank per GPU, --backend gpu [0: CPU]
-#   THREADS  threads per rank [1]                 KIND    strong or weak [strong]
+#   THREADS  threads per rank [CPU: 1; GPU: the tool's default, the node's cores over its ranks]
+#   KIND    strong or weak [strong]
 #   WEAK_GEN weak scaling: a command printing the input for N items, with {n} for N
 #            (e.g. "rkt_genreads {n} 51 3"); WEAK_UNIT items per rank [10000]
 #   WEAK_SCALE  linear: WEAK_UNIT x ranks items; sqrt: WEAK_UNIT x sqrt(ranks), the same pairs
@@ -23,12 +24,13 @@
 set -uo pipefail
 RKTLCS=${RKTLCS:-$(command -v rktlcs || true)}
 [ -x "$RKTLCS" ] || [ -n "${PLOT_ONLY:-}" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
-MODE=${MODE:-rkt} RANKS=${RANKS:-1 2} GPUS=${GPUS:-0} THREADS=${THREADS:-1} KIND=${KIND:-strong}
+MODE=${MODE:-rkt} RANKS=${RANKS:-1 2} GPUS=${GPUS:-0} THREADS=${THREADS:-} KIND=${KIND:-strong}
 OUTDIR=${OUTDIR:-scale-out} MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
 mkdir -p "$OUTDIR"
 csv=$OUTDIR/scale.csv
 [ -s "$csv" ] || echo "mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency,mpirun_s,items,max_rss_mb" > "$csv"
 backend=cpu; [ "$GPUS" = 1 ] && backend=gpu
+[ -n "$THREADS" ] || [ "$GPUS" = 1 ] || THREADS=1
 t1=${T1:-}   # T1: the first point's wall from an earlier run, to go on with a study in pieces
 ref=""
 # PLOT_ONLY=1: only draw OUTDIR/scale.png / .svg from OUTDIR/scale.csv (e.g. one copied back from
@@ -45,7 +47,7 @@ for p in $RANKS; do
 	[ -n "$in" ] || { echo "set INPUT (or KIND=weak with WEAK_GEN)" >&2; exit 1; }
 	# shellcheck disable=SC2086  # INPUT, ARGS and MPIRUN are lists of words
 	s0=$(date +%s.%N)
-	$MPIRUN -np "$p" "$RKTLCS" $MODE $in ${ARGS:-} --backend $backend --threads "$THREADS" -q \
+	$MPIRUN -np "$p" "$RKTLCS" $MODE $in ${ARGS:-} --backend $backend ${THREADS:+--threads "$THREADS"} -q \
 		--stats "$OUTDIR/stats_$p.json" -o "$OUTDIR/out_$p.tsv" || { echo "the run on $p ranks failed" >&2; exit 1; }
 	mp=$(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 	rss=$(grep -o '"rank_peak_rss_mb":\[[^]]*' "$OUTDIR/stats_$p.json" | sed 's/.*\[//' | tr ',' '\n' | sort -g | tail -1)
@@ -62,7 +64,7 @@ for p in $RANKS; do
 	gp=0; [ "$GPUS" = 1 ] && gp=$p
 	label=${LABEL:-$(basename "${in%% *}")}
 	[ "$KIND" = weak ] && label=${LABEL:-${WEAK_UNIT:-10000}-per-rank}
-	echo "$MODE,$label,$KIND,$p,$gp,$THREADS,$wall,$comp,$eff,$mp,${n:-},${rss:-}" | tee -a "$csv"
+	echo "$MODE,$label,$KIND,$p,$gp,${THREADS:-default},$wall,$comp,$eff,$mp,${n:-},${rss:-}" | tee -a "$csv"
 done
 # plots: one line per (mode, input, kind, backend) series of the CSV
 if command -v gnuplot > /dev/null; then

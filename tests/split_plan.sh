@@ -4,7 +4,8 @@
 # on the CPU must give the one-rank output byte for byte: the distance, the CIGAR, the LCS and
 # its subsequence. Pairs of 1 kb to 200 kb, unrelated and 1%, 5% and 25% apart, all in one
 # file (RKTLCS_SPLIT_CELLS low: every pair is split), under lev --path, lev -k below and above
-# the distances, lev --path -k, lcs, lcs --seq --path; then at the default threshold a 2 Mb pair
+# the distances, lev --path -k, lcs, lcs --seq --path (and ranks 0 and 1 on columns with the
+# others waiting, RKTLCS_SPLIT_PLAN=cols, as GPU ranks from three on); then at the default threshold a 2 Mb pair
 # 1% apart and a 300 kb unrelated one. -v must name the plan: one rank for a 1 kb similar pair,
 # never every rank over every cell for the 2 Mb pair, never banded halves for the unrelated one
 # (which way wins among the rest depends on the cores' load, measured by the plan).
@@ -44,6 +45,16 @@ for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k 300" "lev a.fa b.fa -k 3000
 	check "$args" 2 band 1000 $args
 	check "$args" 4 band 1000 $args
 	check "$args" 3 one 1000 $args
+	# what GPU ranks do from three on: ranks 0 and 1 meet on a column, the others wait
+	for np in 3 5; do
+		rm -f cols.json
+		mpi $np cols 1000 $args -v --stats cols.json
+		rc=$?
+		python3 -c "import json; r=json.load(open('cols.json'))['split']['rows']; assert r[0] > 0 and r[1] > 0 and not any(r[2:]), r" 2> jerr
+		[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "ranks 0 and 1 meet on a column, the others wait" err && [ ! -s jerr ] \
+			&& ok "$args np=$np plan=cols: ranks 2.. computed no rows" \
+			|| bad "$args np=$np plan=cols: exit $rc $(grep -m1 'split: [A-Z]' err) $(tail -1 jerr) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+	done
 done
 # -v: a 1 kb pair 1% apart is not worth a split
 "$gen" 1 1000 1 3 sa.fa sb.fa > /dev/null

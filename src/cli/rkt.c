@@ -5,7 +5,11 @@
 #include "cli/cli.h"
 #include "mpi/rkt_run.h"
 
-#define RKT_PEER_BYTES 4.0e7  /* input bytes from which the ranks map each other's GPU memory */
+/* input bytes from which the ranks map each other's GPU memory: on 4 H200 (64 cores) the host
+ * sum cost 1.5 s of 10.6 at 354k reads of 51 bp on 2 GPUs (22 MB) and 3.7 s of 13.3 at 500k on
+ * 4 (31 MB), against 0.25 s a device for the driver to start them all (~7 us a read at 4
+ * ranks against 0.75 s: about 100k reads, 6 MB) */
+#define RKT_PEER_BYTES 6.0e6
 
 static void rkt_usage(FILE *fp)
 {
@@ -63,8 +67,8 @@ static rk_status_t rkt_run(const rmpi_t *w, const void *o) { return rmpi_rkt_run
 static double rkt_guess(const void *o, double *g) { return rmpi_guess_rkt(((const rkt_run_opt_t *)o)->input, g); }
 /* GPU ranks of one node add each other's supports in device memory (CUDA IPC), which needs
  * every device visible: worth the driver starting them all (~0.25 s each) only where the host
- * sum would take longer, about 2.2 s at 1M reads of 51 bp (~120 MB of FASTQ); smaller inputs
- * sum through the host with one device visible per rank */
+ * sum would take longer (RKT_PEER_BYTES); smaller inputs sum through the host with one device
+ * visible per rank */
 static int rkt_peers(const void *op)
 {
 	const rkt_run_opt_t *o = op;

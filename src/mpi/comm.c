@@ -179,6 +179,23 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
 	return (rk_status_t)out;
 }
 
+rk_status_t rmpi_sub(const rmpi_t *w, int n, rmpi_t *sub)
+{
+	*sub = *w;
+	if (!w->mpi) return RK_OK;
+	MPI_Comm c = MPI_COMM_NULL;
+	if (MPI_Comm_split(w->comm, w->rank < n ? 0 : MPI_UNDEFINED, w->rank, &c) != MPI_SUCCESS) rmpi_die(w, "comm split");
+	sub->comm = c;
+	sub->size = w->rank < n ? (n < w->size ? n : w->size) : 0;
+	return RK_OK;
+}
+
+void rmpi_sub_free(rmpi_t *sub)
+{
+	if (sub->mpi && sub->comm != MPI_COMM_NULL) MPI_Comm_free(&sub->comm);
+	sub->comm = MPI_COMM_NULL;
+}
+
 int rmpi_any(const rmpi_t *w, int flag)
 {
 	int in = flag != 0, out = 0;

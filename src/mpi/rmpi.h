@@ -50,6 +50,11 @@ int rmpi_is_launched(void);
 /* Collective: 1 if flag is set on any rank. Every rank must take the same decisions that
  * shape shared data (the partition, the gather), even where their backends differ. */
 int rmpi_any(const rmpi_t *w, int flag);
+/* Collective on w: ranks 0 .. n-1 of w as a world of their own (their ranks unchanged), for
+ * work that only they do while the others wait; the others get comm MPI_COMM_NULL and size 0.
+ * The caller frees it with rmpi_sub_free on every rank. */
+rk_status_t rmpi_sub(const rmpi_t *w, int n, rmpi_t *sub);
+void rmpi_sub_free(rmpi_t *sub);
 
 /* Collective: element-wise sum over the ranks, in place (uint32: wraps): rank r gets the
  * sums of x[off[r] .. off[r + 1]); the rest of its x is left undefined. */

@@ -578,7 +578,7 @@ done:
  * side by side, gave unequal speeds beside other work: a random 1 Mb pair's halves took 8.3
  * and 6.3 s). Collective. */
 static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                             int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path,
+                             int want_path, int n_threads, rmpi_be_t *be, int two, int64_t *val, aln_path_t *path,
                              rmpi_split_prof_t *prof)
 {
 	double mine = 1;
@@ -596,6 +596,14 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
 	if (R == 2 && !rk_tune.split_words) {
 		st = split_cols(w, kind, k, a, la, b, lb, want_path, n_threads, be, speed, val, path, prof);
+		goto done;
+	}
+	if (two) {  /* ranks 0 and 1 alone, in a world of their own; the others wait asleep */
+		rmpi_t sub;
+		rmpi_sub(w, 2, &sub);
+		if (w->rank < 2) st = split_cols(&sub, kind, k, a, la, b, lb, want_path, n_threads, be, speed, val, path, prof);
+		rmpi_sub_free(&sub);
+		st = rmpi_agree_idle(w, st);
 		goto done;
 	}
 	if (prof) prof->speed = mine;
@@ -622,7 +630,7 @@ done:
  * more ranks than cores, keep less). The estimates are for one thread: threads divide all
  * three alike. The constants: lev and lcs, 1 Mb pairs at 0.5-40% and random, this 2-core
  * machine (docs/BENCHMARKS.md). */
-enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5 };
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5, PLAN_COLS = 6 /* tests: GPU ranks' two */ };
 #define PLAN_W0 1400.0      /* columns a pruned strip computes besides the band (its height, chunk ends) */
 #define PLAN_PATH_ROW 1.5e4 /* cells' worth of a path's cost per row (Hirschberg's levels, base cases, preps) */
 #define PLAN_BETA(kind) ((kind) == SPLIT_LEV ? 0.7 : 0.6)   /* a pruned sweep's speed, of a dense pass's */
@@ -642,6 +650,7 @@ typedef struct {
 	aln_prep_t pre;         /* rank 0: the pair's prep from split_bound, for rank 0 alone */
 	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
+	int gpu_two;            /* GPU ranks, more than two: ranks 0 and 1 meet on a column, the rest sleep */
 } split_plan_t;
 
 /* Cells of rows [0, n) of a band bound wide at row 0 that narrows by d over la rows. */
@@ -711,10 +720,18 @@ static rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *
 	const int simd = aln_simd_level(-1), forced = rk_tune.split_plan;
 	memset(p, 0, sizeof *p);
 	p->bound = k; p->ub = -1;
-	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time */
-	if (rmpi_any(w, be && be->use_gpu) || forced == PLAN_ALL) {
+	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time.
+	 * More than two GPU ranks take two: slabs of rows leave each GPU's SMs half empty (a 10 Mb
+	 * random pair on 4 H200, in-process: lev 1.01 s on 2, 3.19 s on 4 in slabs; lev --path 3.22
+	 * and 5.39 s; lcs --seq --path 2.22 and 2.81 s), and a 100 Mb pair 1% apart took 48 s on 2
+	 * and over 80 s on 4. RKTLCS_SPLIT_PLAN=all or RKTLCS_SPLIT_WORDS keep the slabs (tests). */
+	if (rmpi_any(w, be && be->use_gpu) || forced == PLAN_ALL || forced == PLAN_COLS) {
 		p->how = PLAN_ALL;
-		rk_debug("split: %s: every rank over every cell", forced == PLAN_ALL ? "RKTLCS_SPLIT_PLAN=all" : "GPU ranks");
+		p->gpu_two = w->size > 2 && (forced == PLAN_COLS || (forced != PLAN_ALL && !rk_tune.split_words));
+		rk_debug("split: %s", forced == PLAN_ALL ? "RKTLCS_SPLIT_PLAN=all: every rank over every cell"
+		         : p->gpu_two ? (forced == PLAN_COLS ? "RKTLCS_SPLIT_PLAN=cols: ranks 0 and 1 meet on a column, the others wait"
+		                                             : "GPU ranks: ranks 0 and 1 meet on a column, the others wait (slabs of rows on more GPUs are slower)")
+		                      : "GPU ranks: every rank over every cell");
 		return RK_OK;
 	}
 	int64_t msg[3] = { RK_OK, 0, 0 };  /* status, plan, bound */
@@ -903,7 +920,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	aln_prep_free(&p.pre);
 	if (st || p.how == PLAN_ONE) return st;
 	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
-	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, val, path, prof);
+	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, p.gpu_two, val, path, prof);
 }
 
 void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)
