@@ -8,7 +8,8 @@
 # Parts:
 #   start    bench-start.sh: a GPU rank's start-up at np 1 and one rank per GPU
 #   split    a 10 Mb random pair, lev / lcs with and without --path, np 1 2 4 8; then a 100 Mb
-#            pair 1% apart, lev --path and lcs --seq --path, np 1 2 4 (each under SPLIT100_T s)
+#            pair 1% apart, lev --path and lcs --seq --path, np 1 2 4 (each under SPLIT100_T s;
+#            SPLIT100=0: not run)
 #   ham      hamming 100,000 x 30,000 --max-dist 50 strong (np 1 2 4 8); weak, 100,000 x sqrt(GPUs)
 #   rkt      Rkt-LCS 1,000,000 x 51 bp, k=3 t=1000 tau=15, strong (np 1 2 4 8); generates the
 #            hambig inputs on one core meanwhile
@@ -16,6 +17,7 @@
 #            k=10 (the user's settings) on 1 and 4 GPUs
 #   hambig   hamming 1,000,000 x 30,000 --max-dist 20 on 4 GPUs; 3,745 x 4,988,504 (2% variable)
 #            full matrix on 1 and 4 GPUs and on the CPU backend with every core
+#   rktsqrt  the first of rktweak's series alone
 #   auto     bench-auto.sh: auto against gpu and cpu, one process on this node
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -54,11 +56,13 @@ for part in "$@"; do
 		cp "$DATA/split10"/*.csv "$OUT/" 2> /dev/null
 		for f in split.csv split_ranks.csv; do mv "$OUT/$f" "$OUT/split10_$f" 2> /dev/null; done
 		grep -E 'np=|FAIL' "$OUT/split10.txt"
-		DIV=1 PATHS=1 timeout "${SPLIT100_T:-300}" bash jobs/bench-split.sh "$build" "$(z 100000000)" "$B" "2 4" "$DATA/split100" > "$OUT/split100.txt" 2>&1 \
-			|| echo "split100: exit $? (timeout ${SPLIT100_T:-300} s?)"
-		cp "$DATA/split100/split.csv" "$OUT/split100_split.csv" 2> /dev/null
-		cp "$DATA/split100/split_ranks.csv" "$OUT/split100_split_ranks.csv" 2> /dev/null
-		grep -E 'np=|FAIL' "$OUT/split100.txt"
+		if [ "${SPLIT100:-1}" = 1 ]; then
+			DIV=1 PATHS=1 timeout "${SPLIT100_T:-300}" bash jobs/bench-split.sh "$build" "$(z 100000000)" "$B" "2 4" "$DATA/split100" > "$OUT/split100.txt" 2>&1 \
+				|| echo "split100: exit $? (timeout ${SPLIT100_T:-300} s?)"
+			cp "$DATA/split100/split.csv" "$OUT/split100_split.csv" 2> /dev/null
+			cp "$DATA/split100/split_ranks.csv" "$OUT/split100_split_ranks.csv" 2> /dev/null
+			grep -E 'np=|FAIL' "$OUT/split100.txt"
+		fi
 		grep -h 'split:' "$DATA"/split100/err_*.log "$DATA"/split10/err_*.log 2> /dev/null | head -20 > "$OUT/split_plans.txt" ;;
 	ham)
 		gen "$DATA/h100k.fa" "$T/rkt_genaln" "$(z 100000)" 30000 1 1
@@ -73,6 +77,9 @@ for part in "$@"; do
 		scale rkt1m MODE=rkt INPUT="$DATA/r1m.fa" ARGS="-k 3 -t 1000 -tau 15" RANKS="1 2 4 8" LABEL=1Mx51-k3
 		echo "generator running alongside: $(kill -0 $gpid 2> /dev/null && echo yes || echo finished)" | tee -a "$OUT/study.txt"
 		wait $gpid ;;
+	rktsqrt)  # the sqrt weak series alone
+		scale rktweaksqrt MODE=rkt KIND=weak WEAK_SCALE=sqrt WEAK_UNIT="$(z 250000)" WEAK_DIR="$DATA" \
+			WEAK_GEN="$T/rkt_genreads {n} 51 3" ARGS="-k 3 -t 1000 -tau 15" RANKS="1 2 4" LABEL=250kxsqrtG ;;
 	rktweak)
 		scale rktweaksqrt MODE=rkt KIND=weak WEAK_SCALE=sqrt WEAK_UNIT="$(z 250000)" WEAK_DIR="$DATA" \
 			WEAK_GEN="$T/rkt_genreads {n} 51 3" ARGS="-k 3 -t 1000 -tau 15" RANKS="1 2 4" LABEL=250kxsqrtG
@@ -98,4 +105,4 @@ for part in "$@"; do
 	echo "($part: $(( $(date +%s) - s0 )) s)" | tee -a "$OUT/study.txt"
 done
 echo "--- scale rows (in-process wall_s, whole mpirun_s, efficiency)"
-column -t -s, "$OUT/scale/all.csv" 2> /dev/null | tail -n 40
+{ column -t -s, "$OUT/scale/all.csv" 2> /dev/null || cat "$OUT/scale/all.csv"; } | tail -n 40
