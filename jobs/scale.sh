@@ -21,6 +21,8 @@
 #   LABEL    a name for the input in the CSV      OUTDIR  [scale-out]
 #   MPIRUN   [mpirun --oversubscribe --bind-to none]   T1  wall of the first point, from an earlier run
 #   WEAK_DIR where weak inputs are written and kept [OUTDIR]
+#   NGPU     the node's GPUs [nvidia-smi -L]: ranks beyond them share them, and the strong
+#            efficiency counts GPUs, not ranks
 set -uo pipefail
 RKTLCS=${RKTLCS:-$(command -v rktlcs || true)}
 [ -x "$RKTLCS" ] || [ -n "${PLOT_ONLY:-}" ] || { echo "set RKTLCS=/path/to/rktlcs" >&2; exit 1; }
@@ -30,6 +32,7 @@ mkdir -p "$OUTDIR"
 csv=$OUTDIR/scale.csv
 [ -s "$csv" ] || echo "mode,input,kind,ranks,gpus,threads,wall_s,compute_s,efficiency,mpirun_s,items,max_rss_mb" > "$csv"
 backend=cpu; [ "$GPUS" = 1 ] && backend=gpu
+ngpu=${NGPU:-$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')}; [ "$ngpu" -gt 0 ] 2> /dev/null || ngpu=1
 [ -n "$THREADS" ] || [ "$GPUS" = 1 ] || THREADS=1
 t1=${T1:-}   # T1: the first point's wall from an earlier run, to go on with a study in pieces
 ref=""
@@ -58,10 +61,13 @@ for p in $RANKS; do
 		else cmp -s "$ref" "$OUTDIR/out_$p.tsv" || { echo "the output on $p ranks differs from the first run's" >&2; exit 1; }; fi
 	fi
 	[ -n "$t1" ] || t1=$wall
+	# GPUs at work: one per rank up to the node's count (more ranks share them); the strong
+	# efficiency is per GPU there, per rank on CPUs
+	gp=0 res=$p
+	[ "$GPUS" = 1 ] && { gp=$(( p < ngpu ? p : ngpu )); res=$gp; }
 	n1=${n1:-${N1:-${n:-1}}}   # N1: the first point's items, with T1
-	eff=$(awk -v t1="$t1" -v tp="$wall" -v p="$p" -v k="$KIND" -v n="${n:-1}" -v n1="$n1" \
-		'BEGIN { printf "%.3f", k == "strong" ? t1 / (p * tp) : t1 / tp * (n / n1) ^ 2 / p }')
-	gp=0; [ "$GPUS" = 1 ] && gp=$p
+	eff=$(awk -v t1="$t1" -v tp="$wall" -v r="$res" -v k="$KIND" -v n="${n:-1}" -v n1="$n1" \
+		'BEGIN { printf "%.3f", k == "strong" ? t1 / (r * tp) : t1 / tp * (n / n1) ^ 2 / r }')
 	label=${LABEL:-$(basename "${in%% *}")}
 	[ "$KIND" = weak ] && label=${LABEL:-${WEAK_UNIT:-10000}-per-rank}
 	echo "$MODE,$label,$KIND,$p,$gp,${THREADS:-default},$wall,$comp,$eff,$mp,${n:-},${rss:-}" | tee -a "$csv"

@@ -22,11 +22,14 @@ ok "installed: share/doc/rktlcs/{README,rkt,hamming,lev,lcs,input,DEVELOPING}.md
 if ! command -v groff > /dev/null; then echo "SKIPPED: rendering the page: no groff (Debian: groff-base)"; echo "man: $pass passed, $fail failed"; [ $fail -eq 0 ] || exit 1; exit 77; fi
 groff -man -Tutf8 -ww -z "$page" 2> "$tmp/warn"
 [ ! -s "$tmp/warn" ] && ok "groff -man -ww: no warning" || { bad "groff warns:"; head "$tmp/warn"; }
+# plain text: col(1) is in bsdextrautils, which a minimal Debian lacks (then sed takes the
+# overstrikes out; grotty -cbou writes none)
+plain() { if command -v col > /dev/null; then col -bx; else sed 's/.\x08//g'; fi; }
 if command -v man > /dev/null; then
-	MANWIDTH=100 man -l "$page" 2> "$tmp/err" | col -bx > "$tmp/page.txt"
+	MANWIDTH=100 man -l "$page" 2> "$tmp/err" | plain > "$tmp/page.txt"
 	[ "$(MANPATH=$inst/share/man man -w rktlcs 2>/dev/null)" = "$page" ] && ok "man -w rktlcs finds it with MANPATH=PREFIX/share/man" || bad "man -w rktlcs: $(MANPATH=$inst/share/man man -w rktlcs 2>&1)"
 else
-	groff -man -Tascii -rLL=100n "$page" 2> "$tmp/err" | col -bx > "$tmp/page.txt"
+	groff -man -Tascii -P-cbou -rLL=100n "$page" 2> "$tmp/err" | plain > "$tmp/page.txt"
 fi
 grep -q '^NAME' "$tmp/page.txt" && grep -q '^EXIT STATUS' "$tmp/page.txt" && ok "renders: $(grep -c . "$tmp/page.txt") lines" || bad "does not render"
 grep -q "^       $inst/share/doc/rktlcs\$" "$tmp/page.txt" && grep -q "^       $inst/share/rktlcs/jobs\$" "$tmp/page.txt" \

@@ -1,0 +1,36 @@
+/* Inside the mpi layer: what split_run.c (the ways a pair is computed) and split_plan.c (how
+ * many ranks take part) share. Not for other files. */
+#ifndef RMPI_SPLIT_INT_H
+#define RMPI_SPLIT_INT_H
+
+#include "mpi/split_run.h"
+
+#define SPLIT_CHUNK 65536         /* columns passed between CPU ranks at a time (a multiple of 64) */
+#define SPLIT_CHUNK_GPU (1 << 20) /* ... between GPU ranks: a launch wants work */
+
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5, PLAN_COLS = 6 /* tests: GPU ranks' two */ };
+
+typedef struct {
+	int how;
+	int64_t bound, ub;      /* the one-rank bound (-1: every cell), the static band's cost (-1: none) */
+	double v;               /* rank 0's speed alone, cells/s of a dense pass (measured, or PLAN_SPEED) */
+	int measured;           /* v is measured */
+	const char *why;        /* a reason beyond the estimates, for -v ("" none) */
+	aln_prep_t pre;         /* rank 0: the pair's prep from split_bound, for rank 0 alone */
+	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
+	double one, band, all;  /* estimated seconds (band 0: not possible) */
+	int gpu_two;            /* GPU ranks, more than two: ranks 0 and 1 meet on a column, the rest sleep */
+} split_plan_t;
+
+/* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile).
+ * On PLAN_ONE rank 0's p->pre may hold the pair's prep (freed by the caller: aln_prep_free). */
+rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                       int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof);
+
+/* This rank's speed (cells/s) on a sample of the pair (split_run.c); 1 when it cannot be
+ * measured. runs: timed runs, the fastest counts (0: the backend's default); each passes over
+ * the sample again until it has lasted min_run seconds. */
+double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, const char *a, int64_t la, const char *b,
+                    int64_t lb, rmpi_split_prof_t *prof, int runs, double min_run);
+
+#endif
