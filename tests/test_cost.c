@@ -34,6 +34,27 @@ int main(void)
 	CHECK(pick(1e10, 0, 0, 1e5, 16, 0, &tg, &tc), "short chain: gpu %g cpu %g", tg, tc);
 	/* items cost both sides the same per item, the CPU's spread over its threads */
 	CHECK(!pick(0, 1e7, 0, 0, 16, 0, &tg, &tc) && tg > 1 && tc < 0.07, "items: gpu %g cpu %g", tg, tc);
+	/* threads past what one job keeps busy (cpu_par) do not count: one long pair on 64 threads
+	 * is estimated as on 16, and the reference rates give a 1 Mb random pair (1e12 cells, a
+	 * chain of 2e6 steps) to the GPU on a 64-core host (38c5b19: CPU 0.81 s, GPU 0.53 s) */
+	{
+		rmpi_rates_t lp = R;
+		lp.cpu_par = 16;
+		rmpi_cost_t j16 = { RMPI_W_DP_LONG, 1e10, 0, 0, 0, 16 }, j64 = j16;
+		j64.threads = 64;
+		double tg16, tc16;
+		rmpi_cost_pick(&j16, &lp, 0, &tg16, &tc16);
+		rmpi_cost_pick(&j64, &lp, 0, &tg, &tc);
+		CHECK(tc == tc16 && tc > 0.6, "cpu_par 16: 64 threads %g s against 16 threads %g s", tc, tc16);
+		rmpi_rates_t ref;
+		rmpi_rates_for(RMPI_W_DP_LONG, "NVIDIA H200", 512, &ref);
+		rmpi_cost_t mb = { RMPI_W_DP_LONG, 1e12, 0, 2e6, 2e6, 64 };
+		CHECK(rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "1 Mb random pair, 64 threads: gpu %g cpu %g", tg, tc);
+		mb.threads = 2;
+		CHECK(rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "1 Mb random pair, 2 threads: gpu %g cpu %g", tg, tc);
+		rmpi_cost_t small = { RMPI_W_DP_LONG, 1e10, 0, 2e5, 2e5, 64 };   /* 100 kb random: the CPU */
+		CHECK(!rmpi_cost_pick(&small, &ref, 0.3, &tg, &tc), "100 kb random pair, 64 threads: gpu %g cpu %g", tg, tc);
+	}
 	/* the reference rates: the GPU's fixed cost is in every estimate, none is negative, and an
 	 * unknown or older device is slower than the reference */
 	for (int k = 0; k < RMPI_W_KINDS; k++) {

@@ -18,13 +18,18 @@
  *   0.11 s of kernels, since the pairs are enumerated on the device (dpg_all.cu).
  * - one long pair: lev 1 Mb and 3 Mb random: the CPU 6.6e10 cells/s a thread; the GPU 1.5e13
  *   cells/s, with ~5e-8 s per step of its anti-diagonal chain (lcs 1 Mb: 49.5 ms for 1.06e6 steps).
- * gpu_fixed: streams, arena, first launch and the context's teardown at exit (~0.1 s). */
+ * gpu_fixed: streams, arena, first launch and the context's teardown at exit (~0.1 s).
+ * cpu_par: one long pair's wavefront keeps about 16 threads busy: on 4 H200 with 64 host
+ * cores (38c5b19) lev on a 1 Mb random pair took 1.19 s of compute on 64 threads (0.94 s on
+ * the H100 host's 16), 3 Mb 6.47 s (8.0 s on 16), and auto, counting 64 threads at the full
+ * rate, took the CPU for the 1 Mb lev and lcs pairs (0.81 s and 0.61 s against the GPU's 0.53
+ * and 0.45 s). */
 static const rmpi_rates_t rmpi_ref[RMPI_W_KINDS] = {
-	/* gpu_fixed gpu_rate gpu_item gpu_bw gpu_step cpu_rate cpu_item */
+	/* gpu_fixed gpu_rate gpu_item gpu_bw gpu_step cpu_rate cpu_item cpu_par */
 	[RMPI_W_RKT] = { 0.10, 1.5e11, 0, 1.0e10, 0, 4.5e7, 0 },
 	[RMPI_W_HAM] = { 0.10, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8 },
 	[RMPI_W_DP_PAIRS] = { 0.10, 9.0e12, 2.0e-7, 1.0e10, 0, 4.5e9, 0 },
-	[RMPI_W_DP_LONG] = { 0.10, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0 },
+	[RMPI_W_DP_LONG] = { 0.10, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0, 16 },
 	[RMPI_W_DP_ALL] = { 0.10, 1.0e13, 2.0e-9, 1.0e10, 0, 1.0e10, 0 },
 };
 
@@ -51,7 +56,7 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
 
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu)
 {
-	const double th = j->threads >= 1 ? j->threads : 1, cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
+	const double th = j->threads < 1 ? 1 : r->cpu_par > 0 && j->threads > r->cpu_par ? r->cpu_par : j->threads, cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
 	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + gx * j->work / r->gpu_rate + j->items * r->gpu_item +
 	         j->span * r->gpu_step;
 	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th;

@@ -31,6 +31,7 @@ typedef struct {
 	double gpu_step;    /* s per step of a dependent chain */
 	double cpu_rate;    /* work units per second per thread */
 	double cpu_item;    /* s per item per thread */
+	double cpu_par;     /* threads one job of the kind keeps busy at most (0: all it is given) */
 } rmpi_rates_t;
 
 /* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU
