@@ -5,7 +5,8 @@
 # its subsequence. Pairs of 1 kb to 200 kb, unrelated and 1%, 5% and 25% apart, all in one
 # file (RKTLCS_SPLIT_CELLS low: every pair is split), under lev --path, lev -k below and above
 # the distances, lev --path -k, lcs, lcs --seq --path (and ranks 0 and 1 on columns with the
-# others waiting, RKTLCS_SPLIT_PLAN=cols, as GPU ranks from three on); then at the default threshold a 2 Mb pair
+# others waiting, RKTLCS_SPLIT_PLAN=cols, as GPU ranks from three on; and the banded halves'
+# path on a tree of every rank, RKTLCS_SPLIT_PLAN=tree); then at the default threshold a 2 Mb pair
 # 1% apart and a 300 kb unrelated one. -v must name the plan: one rank for a 1 kb similar pair,
 # never every rank over every cell for the 2 Mb pair, never banded halves for the unrelated one
 # (which way wins among the rest depends on the cores' load, measured by the plan).
@@ -45,6 +46,17 @@ for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k 300" "lev a.fa b.fa -k 3000
 	check "$args" 2 band 1000 $args
 	check "$args" 4 band 1000 $args
 	check "$args" 3 one 1000 $args
+	# two banded halves with the path on a tree of every rank (split_tree.c), each level halving
+	# its problems on half of its ranks
+	case "$args" in *--path*)
+		for np in 3 4 5; do
+			mpi $np tree 1000 $args -v
+			rc=$?
+			[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "the path on a tree of $np ranks" err \
+				&& ok "$args np=$np plan=tree" \
+				|| bad "$args np=$np plan=tree: exit $rc $(grep -m1 'split: lev\|split: lcs' err | cut -c 1-300) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+		done ;;
+	esac
 	# what GPU ranks do from three on: ranks 0 and 1 meet on a column, the others wait
 	for np in 3 5; do
 		rm -f cols.json

@@ -137,7 +137,7 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_SPLIT_WORDS")) && *v) rk_tune.split_words = v;
 	if ((v = getenv("RKTLCS_SPLIT_CHUNK")) && *v) rk_tune.split_chunk = atoll(v);
 	if ((v = getenv("RKTLCS_SPLIT_PLAN")) && *v)
-		rk_tune.split_plan = !strcmp(v, "one") ? 1 : !strcmp(v, "band") ? 2 : !strcmp(v, "all") ? 3 : !strcmp(v, "cols") ? 6 : 0;
+		rk_tune.split_plan = !strcmp(v, "one") ? 1 : !strcmp(v, "band") ? 2 : !strcmp(v, "all") ? 3 : !strcmp(v, "cols") ? 6 : !strcmp(v, "tree") ? 7 : 0;
 	if ((v = getenv("RKTLCS_READ_EACH")) && *v) rk_tune.read_each = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_GPU_TWICE")) && *v) rk_tune.rkt_gpu_twice = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);

@@ -8,7 +8,9 @@
 #define SPLIT_CHUNK 65536         /* columns passed between CPU ranks at a time (a multiple of 64) */
 #define SPLIT_CHUNK_GPU (1 << 20) /* ... between GPU ranks: a launch wants work */
 
-enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5, PLAN_COLS = 6 /* tests: GPU ranks' two */ };
+enum { PLAN_ONE = 1, PLAN_BAND = 2, PLAN_ALL = 3, PLAN_MEASURE = 4, PLAN_MEASURE2 = 5,
+       PLAN_COLS = 6,    /* tests: what GPU ranks do, ranks 0 and 1 on columns */
+       PLAN_TREE = 7 };  /* tests: two banded halves with the path on a tree of every rank */
 
 typedef struct {
 	int how;
@@ -20,12 +22,27 @@ typedef struct {
 	double pair;            /* of v, what ranks 0 and 1 keep each when all ranks run at once */
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
 	int gpu_two;            /* GPU ranks, more than two: ranks 0 and 1 meet on a column, the rest sleep */
+	int tree;               /* two banded halves with the path: the ranks of its tree (2: the halves alone) */
 } split_plan_t;
 
 /* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile).
  * On PLAN_ONE rank 0's p->pre may hold the pair's prep (freed by the caller: aln_prep_free). */
 rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
                        int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof);
+
+/* The pair's value from its cost (lev: -1 above k >= 0; lcs: the length). */
+static inline int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t cost)
+{
+	if (kind == SPLIT_LCS) return (la + lb - cost) / 2;
+	return cost < 0 || (k >= 0 && cost > k) ? -1 : cost;
+}
+
+/* Collective: the pair's cost (on rank 0; -1 above bound) and its path (rank 0's *path) by
+ * two banded halves whose path is computed on a tree of width ranks, each level halving its
+ * problems (split_tree.c); ranks from width on wait asleep. bound: the pair's bound as two
+ * banded halves take it (>= its cost, or lev -k). */
+rk_status_t split_tree(const rmpi_t *w, int kind, int64_t bound, const char *a, int64_t la, const char *b, int64_t lb, int width,
+                       int n_threads, int64_t *cost, aln_path_t *path, rmpi_split_prof_t *prof);
 
 /* This rank's speed (cells/s) on a sample of the pair (split_run.c); 1 when it cannot be
  * measured. runs: timed runs, the fastest counts (0: the backend's default); each passes over

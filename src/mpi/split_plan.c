@@ -1,6 +1,7 @@
 /* The plan of a split pair: how many ranks take part (split_int.h). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "mpi/split_run.h"
 #include "mpi/split_int.h"
 
@@ -123,7 +124,10 @@ rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int6
 			p->measured = 1;
 			p->how = plan_choose(p, kind, want_path, la, lb, w->size, 0);
 		}
-		if (forced) p->how = forced == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : forced;
+		if (forced) {
+			const int f = forced == PLAN_TREE ? PLAN_BAND : forced;
+			p->how = f == PLAN_BAND && !(la > 128 && lb > 0) ? PLAN_ONE : f;
+		}
 		msg[0] = st; msg[1] = p->how; msg[2] = p->bound;
 	}
 	rmpi_bcast_idle(w, 0, msg, sizeof msg);
@@ -149,14 +153,33 @@ rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int6
 		rmpi_bcast_idle(w, 0, &how, sizeof how);
 		p->how = (int)how;
 	}
+	/* the path of two banded halves on every rank (split_tree.c): its levels below the first run
+	 * side by side, so only where each rank of the node has a core of its own (rank 0's node
+	 * decides; RKTLCS_SPLIT_PLAN=tree forces it) */
+	p->tree = 2;
+	if (p->how == PLAN_BAND && want_path && w->size > 2) {
+		int64_t width = 2;
+		if (w->rank == 0) {
+			const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+			/* a power of two: with 3 ranks one side of the first level is one rank's alone, as
+			 * with the halves, and the third rank gains nothing */
+			int64_t p2 = 2;
+			while (p2 * 2 <= w->size) p2 *= 2;
+			width = forced == PLAN_TREE ? w->size : cores > 0 && w->local_size <= cores && p->pair >= 0.8 ? p2 : 2;
+		}
+		rmpi_bcast_idle(w, 0, &width, sizeof width);
+		p->tree = (int)width;
+	}
+	char tree[48] = "";
+	if (p->tree > 2) snprintf(tree, sizeof tree, ", the path on a tree of %d ranks", p->tree);
 	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
 	char ub[48] = "", two[48] = "";
 	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
 	if (p->pair > 0) snprintf(two, sizeof two, " (%.2f of it side by side)", p->pair);
 	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s%s; estimates: one rank %.3f s, two banded "
-	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
 	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v,
-	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how],
+	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how], tree,
 	         forced ? " (RKTLCS_SPLIT_PLAN)" : p->why ? p->why : "");
 	return RK_OK;
 }

@@ -614,12 +614,6 @@ done:
 	return st;
 }
 
-/* The pair's value from its cost (lev: -1 above k >= 0; lcs: the length). */
-static int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t cost)
-{
-	if (kind == SPLIT_LCS) return (la + lb - cost) / 2;
-	return cost < 0 || (k >= 0 && cost > k) ? -1 : cost;
-}
 
 /* Rank 0 alone (pre: the plan's prep of the pair, or none), the others asleep. Collective. */
 static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const aln_prep_t *pre, const char *a, int64_t la,
@@ -748,6 +742,19 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 	if (!st && p.how == PLAN_ONE) st = split_one(w, kind, k, p.bound, &p.pre, a, la, b, lb, want_path, n_threads, val, path, prof);
 	aln_prep_free(&p.pre);
 	if (st || p.how == PLAN_ONE) return st;
+	if (p.how == PLAN_BAND && want_path && p.tree > 2) {
+		int64_t cost = -1;
+		st = split_tree(w, kind, p.bound, a, la, b, lb, p.tree, n_threads, &cost, path, prof);
+		if (!st && w->rank == 0) {
+			if (kind == SPLIT_LCS && cost < 0) {
+				rk_err("the banded halves of an LCS found no crossing within its own bound %lld", (long long)p.bound);
+				st = RK_ERES;
+			}
+			*val = split_value(kind, k, la, lb, cost);
+			if (*val < 0) path->n = 0;
+		}
+		return rmpi_agree_idle(w, st);
+	}
 	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
 	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, p.gpu_two, val, path, prof);
 }
