@@ -31,16 +31,24 @@ rm -rf out; mkdir out
 ( ulimit -f 64; exec "$cli" hamming big.aln -o out/m.tsv -q ) 2> err; rc=$?
 [ $rc -eq 2 ] && clean && grep -qiE 'SIGXFSZ|File too large' err && ok "file-size limit: exit 2, nothing left: $(cat err | head -1)" \
 	|| bad "file-size limit: exit $rc, left: $(ls out), $(cat err)"
+started() {  # until both ranks have said they run (at most 60 s), then a second into the work
+	for _ in $(seq 300); do grep -q 'mpi: 2 ranks' err && break; sleep 0.2; done
+	sleep 1
+}
 # SIGTERM to mpirun: the ranks stop, say why, and leave nothing (mpirun's own status is 1)
 rm -rf out; mkdir out
-"$mpiexec" --oversubscribe -np 2 "$cli" hamming long.aln --max-dist 3 --threads 1 -o out/m.tsv 2> err & pid=$!
-sleep 3; kill -TERM $pid; wait $pid; rc=$?
+# (-v: wait until the ranks have started, which takes seconds on a loaded machine: a SIGTERM
+# during the launch ends them before they run, with nothing to say)
+"$mpiexec" --oversubscribe -np 2 "$cli" hamming long.aln --max-dist 3 --threads 1 -v -o out/m.tsv 2> err & pid=$!
+started
+kill -TERM $pid; wait $pid; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && clean && grep -q 'stopped by SIGTERM' err && ok "SIGTERM to mpirun: exit $rc, nothing left" \
 	|| bad "SIGTERM to mpirun: exit $rc, left: $(ls out), $(grep -v '^\s*$' err | tail -2)"
 # a killed rank ends the job (mpirun kills the others), nothing left
 rm -rf out; mkdir out
-timeout 60 "$mpiexec" --oversubscribe -np 2 "$cli" hamming long.aln --max-dist 3 --threads 1 -o out/m.tsv 2> err & pid=$!
-sleep 3; pkill -KILL -f -n "rktlcs hamming long.aln"; wait $pid; rc=$?
+timeout 60 "$mpiexec" --oversubscribe -np 2 "$cli" hamming long.aln --max-dist 3 --threads 1 -v -o out/m.tsv 2> err & pid=$!
+started
+pkill -KILL -f -n "rktlcs hamming long.aln"; wait $pid; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && clean && ok "a killed rank: exit $rc, nothing left" || bad "a killed rank: exit $rc, left: $(ls out)"
 echo "signals: $pass passed, $fail failed"
 [ $fail -eq 0 ]
