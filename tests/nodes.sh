@@ -43,9 +43,11 @@ export NODE_AGENT_LOG=$tmp/agent.log
 two() {  # mpirun options then rktlcs arguments; -x passes the RKTLCS_ switches to the other node
 	timeout 60 "$mpiexec" --hostfile hosts --bind-to none --mca plm_rsh_agent "$here/node_agent.sh" \
 		--mca btl_tcp_if_include lo --mca oob_tcp_if_include lo --mca mpi_yield_when_idle 1 \
-		-x RKTLCS_SPLIT_PLAN -x RKTLCS_SPLIT_CELLS -x RKTLCS_READ_EACH "$@"
+		-x RKTLCS_SPLIT_PLAN -x RKTLCS_SPLIT_CELLS -x RKTLCS_READ_EACH -x RKTLCS_TEST_TAG "$@"
 }
-export RKTLCS_SPLIT_PLAN='' RKTLCS_SPLIT_CELLS='' RKTLCS_READ_EACH=''
+# RKTLCS_TEST_TAG marks this test's ranks (the killed rank below: another suite on the machine
+# may run ranks of the same rank number)
+export RKTLCS_SPLIT_PLAN='' RKTLCS_SPLIT_CELLS='' RKTLCS_READ_EACH='' RKTLCS_TEST_TAG=nodes.$$
 # the nodes as rktlcs sees them
 zcat "$here/../data/sample/ERR127302_2k.fastq.gz" | head -2000 > reads.fq
 two -np 4 "$cli" rkt reads.fq -k 2 -t 5 -tau 20 --backend cpu -v --stats s.json -o o.tsv 2> err; rc=$?
@@ -171,7 +173,8 @@ victim=
 for _ in $(seq 100); do
 	# rank 3 (on the second node: ranks fill node 1's two slots first)
 	for p in $(pgrep -x rktlcs); do
-		grep -qzx OMPI_COMM_WORLD_RANK=3 "/proc/$p/environ" 2> /dev/null && { victim=$p; break; }
+		grep -qzx OMPI_COMM_WORLD_RANK=3 "/proc/$p/environ" 2> /dev/null && grep -qzx "RKTLCS_TEST_TAG=nodes.$$" "/proc/$p/environ" \
+			&& { victim=$p; break; }
 	done
 	[ -n "$victim" ] && break
 	sleep 0.1
