@@ -44,6 +44,12 @@ static inline int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, i
 rk_status_t split_tree(const rmpi_t *w, int kind, int64_t bound, const char *a, int64_t la, const char *b, int64_t lb, int width,
                        int n_threads, int64_t *cost, aln_path_t *path, rmpi_split_prof_t *prof);
 
+/* Rank r1's piece of a path (mine, its cost got, its status st) to rank r0, which appends it
+ * to *path and gets its cost in *cost; r0 says when it has room before the runs come (tags
+ * tag .. tag + 2). Returns r0's status, with r1's error if it had one (split_tree.c). */
+rk_status_t split_path_join(const rmpi_t *w, int r0, int r1, int tag, rk_status_t st, int64_t got, const aln_path_t *mine,
+                            aln_path_t *path, int64_t *cost);
+
 /* This rank's speed (cells/s) on a sample of the pair (split_run.c); 1 when it cannot be
  * measured. runs: timed runs, the fastest counts (0: the backend's default); each passes over
  * the sample again until it has lasted min_run seconds. */

@@ -633,32 +633,15 @@ static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound
 }
 
 /* Rank 1's piece of the path to rank 0, which appends it to its own (ending in the crossing
- * step): { status, cost, runs }, rank 0's go once it has room, then the runs. *cost: the
- * pieces' sum, on rank 0. */
+ * step). *cost: the pieces' sum, on rank 0. */
 static rk_status_t band_gather(const rmpi_t *w, rk_status_t st, int64_t got, aln_path_t *piece, aln_path_t *path, int64_t *cost)
 {
-	int64_t h[3] = { st, got, st ? 0 : piece->n }, go = 0;
-	if (w->rank == 1) {
-		rmpi_send(w, h, sizeof h, 0, TAG_BAND + 2);
-		rmpi_recv_idle(w, &go, sizeof go, 0, TAG_BAND + 3);
-		if (go && h[2]) rmpi_send(w, piece->run, 8 * (size_t)h[2], 0, TAG_BAND + 4);
-		return st;
-	}
-	int64_t o[3];
-	aln_path_t q = { 0 };
-	rmpi_recv_idle(w, o, sizeof o, 1, TAG_BAND + 2);
-	go = o[2] <= 0 || (q.run = malloc(8 * (size_t)o[2])) != 0;
-	rmpi_send(w, &go, sizeof go, 1, TAG_BAND + 3);
-	if (!go) { rk_err("rank 0: out of memory for a path of %lld runs", (long long)o[2]); return RK_ERES; }
-	if (o[2] > 0) rmpi_recv_idle(w, q.run, 8 * (size_t)o[2], 1, TAG_BAND + 4);
-	q.n = q.m = o[2] > 0 ? o[2] : 0;
-	if (!st && o[0]) st = (rk_status_t)o[0];   /* rank 1 said why */
+	int64_t other = 0;
+	if (w->rank == 1) return split_path_join(w, 0, 1, TAG_BAND + 2, st, got, piece, 0, 0);
 	path->n = 0;
-	if (!st) st = aln_path_cat(path, piece);
-	if (!st) st = aln_path_cat(path, &q);
-	if (st == RK_ERES && !o[0]) rk_err("rank 0: %s", rk_error());
-	*cost = got + o[1];
-	aln_path_free(&q);
+	if (!st && (st = aln_path_cat(path, piece)) != RK_OK) rk_err("rank 0: %s", rk_error());
+	st = split_path_join(w, 0, 1, TAG_BAND + 2, st, 0, 0, path, &other);
+	*cost = got + other;
 	return st;
 }
 

@@ -39,29 +39,27 @@ static void tree_edge(const tree_t *t, int r0, int r1, const uint64_t *msg, int6
 	else if (*no > 0) { rk_err("rank %d: out of memory for a half's edge of %lld words", me, (long long)*no); *no = -1; }
 }
 
-/* The bottom side's path from r1 to r0, which appends it to its own: { status, cost, runs },
- * r0's go once it has room, then the runs. *cost on r0: the bottom side's cost. */
-static rk_status_t tree_gather(const tree_t *t, int r0, int r1, rk_status_t st, int64_t got, const aln_path_t *mine,
-                               aln_path_t *path, int64_t *cost)
+rk_status_t split_path_join(const rmpi_t *w, int r0, int r1, int tag, rk_status_t st, int64_t got, const aln_path_t *mine,
+                            aln_path_t *path, int64_t *cost)
 {
 	int64_t go = 0;
-	if (t->w->rank == r1) {
+	if (w->rank == r1) {
 		const int64_t h[3] = { st, got, st ? 0 : mine->n };
-		rmpi_send(t->w, h, sizeof h, r0, TAG_TREE + 4);
-		rmpi_recv_idle(t->w, &go, sizeof go, r0, TAG_TREE + 5);
-		if (go && h[2]) rmpi_send(t->w, mine->run, 8 * (size_t)h[2], r0, TAG_TREE + 6);
+		rmpi_send(w, h, sizeof h, r0, tag);
+		rmpi_recv_idle(w, &go, sizeof go, r0, tag + 1);
+		if (go && h[2]) rmpi_send(w, mine->run, 8 * (size_t)h[2], r0, tag + 2);
 		return st;
 	}
 	int64_t o[3];
 	aln_path_t q = { 0 };
-	rmpi_recv_idle(t->w, o, sizeof o, r1, TAG_TREE + 4);
+	rmpi_recv_idle(w, o, sizeof o, r1, tag);
 	go = o[2] <= 0 || (q.run = malloc(8 * (size_t)o[2])) != 0;
-	rmpi_send(t->w, &go, sizeof go, r1, TAG_TREE + 5);
-	if (!go) { rk_err("rank %d: out of memory for a path of %lld runs", t->w->rank, (long long)o[2]); return RK_ERES; }
-	if (o[2] > 0) rmpi_recv_idle(t->w, q.run, 8 * (size_t)o[2], r1, TAG_TREE + 6);
+	rmpi_send(w, &go, sizeof go, r1, tag + 1);
+	if (!go) { rk_err("rank %d: out of memory for a path of %lld runs", w->rank, (long long)o[2]); return RK_ERES; }
+	if (o[2] > 0) rmpi_recv_idle(w, q.run, 8 * (size_t)o[2], r1, tag + 2);
 	q.n = q.m = o[2] > 0 ? o[2] : 0;
 	if (!st && o[0]) st = (rk_status_t)o[0];   /* r1 said why */
-	if (!st && (st = aln_path_cat(path, &q)) != RK_OK) rk_err("rank %d: %s", t->w->rank, rk_error());
+	if (!st && (st = aln_path_cat(path, &q)) != RK_OK) rk_err("rank %d: %s", w->rank, rk_error());
 	*cost = o[1];
 	aln_path_free(&q);
 	return st;
@@ -115,7 +113,7 @@ static rk_status_t tree_solve(const tree_t *t, int r0, int g, const char *a, int
 		st = tree_solve(t, r0, h, a, x.s, b, x.j, x.cf, &ct, path);
 		if (me != r0) return st;
 		if (!st && (st = aln_path_push(path, (int)x.op, 1)) != RK_OK) rk_err("rank %d: %s", me, rk_error());
-		st = tree_gather(t, r0, r1, st, 0, 0, path, &cb);
+		st = split_path_join(t->w, r0, r1, TAG_TREE + 4, st, 0, 0, path, &cb);
 		*cost = ct + (x.best - x.cf - x.cb) + cb;
 		if (!st && (ct != x.cf || cb != x.cb)) {
 			rk_err("the banded tree's pieces cost %lld and %lld, not %lld and %lld", (long long)ct, (long long)cb,
@@ -126,7 +124,7 @@ static rk_status_t tree_solve(const tree_t *t, int r0, int g, const char *a, int
 	}
 	aln_path_t mine = { 0 };
 	st = tree_solve(t, r1, g - h, a + x.s + 1, la - x.s - 1, b + x.jn, lb - x.jn, x.cb, &cb, &mine);
-	if (me == r1) st = tree_gather(t, r0, r1, st, cb, &mine, 0, 0);
+	if (me == r1) st = split_path_join(t->w, r0, r1, TAG_TREE + 4, st, cb, &mine, 0, 0);
 	aln_path_free(&mine);
 	return st;
 }
