@@ -15,6 +15,13 @@ mkdir -p "$L"
 [ -e "$P/etc/debian_version" ] || mmdebstrap --variant=minbase bookworm "$P" > "$L/mmdebstrap.log" 2>&1 \
 	|| { echo "pristine-check: mmdebstrap failed: $(tail -3 "$L/mmdebstrap.log")" >&2; exit 1; }
 cp /etc/resolv.conf "$P/etc/resolv.conf"
+# minbase has no /etc/hosts (a Debian install, a cloud image and a container have one): without it
+# every mpirun of 3+ ranks waits ~5 s and test.sh takes hours. Write it as the README's
+# Troubleshooting says, and say so in the summary; PRISTINE_NO_HOSTS=1 leaves it out.
+if [ ! -e "$P/etc/hosts" ] && [ -z "${PRISTINE_NO_HOSTS:-}" ]; then
+	printf '127.0.0.1 localhost\n127.0.1.1 %s\n' "$(hostname)" > "$P/etc/hosts"
+	echo "wrote /etc/hosts as the README's Troubleshooting says (PRISTINE_NO_HOSTS=1: leave it out)" >> "$L/summary.txt"
+fi
 rm -rf "$P/root/rktlcs" && git clone -q "$src" "$P/root/rktlcs" || exit 1
 git -C "$P/root/rktlcs" log --oneline -1 > "$L/commit.txt"
 mounts=(proc sys dev dev/pts dev/shm)
