@@ -80,6 +80,9 @@ typedef struct {
 	 * unknown), and the least the GPU could take: with auto, a job the CPU ends sooner starts no
 	 * GPU context ahead (rmpi_guess_*) */
 	double (*cpu_guess)(const void *o, double *gpu_min);
+	/* the ranks, from rank 0, that may use a GPU for the job as its inputs' heads show it (0
+	 * or no function: every rank); the others start no GPU context ahead (rmpi_guess_pair_ranks) */
+	int (*gpu_ranks)(const void *o);
 } rcli_ops_t;
 
 /* A mode's main: parse argv into o (c: its shared options), then help, version or usage

@@ -60,7 +60,7 @@ static double ham_guess(const void *o, double *g) { return rmpi_guess_ham(((cons
 
 int rcli_ham_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs hamming --help", 1, ham_usage, ham_opt, ham_inputs, ham_check, ham_run, 0, ham_guess };
+	static const rcli_ops_t ops = { "rktlcs hamming --help", 1, ham_usage, ham_opt, ham_inputs, ham_check, ham_run, 0, ham_guess, 0 };
 	ham_run_opt_t o;
 	ham_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -49,9 +49,12 @@ static rk_status_t lcs_check(const void *o) { return lcs_run_opt_check(o); }
 static rk_status_t lcs_run(const rmpi_t *w, const void *o) { return rmpi_lcs_run(w, o); }
 static double lcs_guess(const void *o, double *g) { return rmpi_guess_pairs(((const lcs_run_opt_t *)o)->in_a, ((const lcs_run_opt_t *)o)->in_b, 0, -1, g); }
 
+static int lcs_gpu_ranks(const void *o) { return rmpi_guess_pair_ranks(((const lcs_run_opt_t *)o)->in_a, ((const lcs_run_opt_t *)o)->in_b, 0); }
+
 int rcli_lcs_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs lcs --help", 2, lcs_usage, lcs_opt, lcs_inputs, lcs_check, lcs_run, 0, lcs_guess };
+	static const rcli_ops_t ops = { "rktlcs lcs --help", 2, lcs_usage, lcs_opt, lcs_inputs, lcs_check, lcs_run, 0, lcs_guess,
+	                                lcs_gpu_ranks };
 	lcs_run_opt_t o;
 	lcs_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -71,9 +71,16 @@ static double lev_guess(const void *op, double *g)
 	return rmpi_guess_pairs(o->in_a, o->in_b, o->all, o->max_dist, g);
 }
 
+static int lev_gpu_ranks(const void *op)
+{
+	const lev_run_opt_t *o = op;
+	return rmpi_guess_pair_ranks(o->in_a, o->in_b, o->all);
+}
+
 int rcli_lev_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs lev --help", 2, lev_usage, lev_opt, lev_inputs, lev_check, lev_run, 0, lev_guess };
+	static const rcli_ops_t ops = { "rktlcs lev --help", 2, lev_usage, lev_opt, lev_inputs, lev_check, lev_run, 0, lev_guess,
+	                                lev_gpu_ranks };
 	lev_run_opt_t o;
 	lev_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

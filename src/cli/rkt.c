@@ -81,7 +81,7 @@ static int rkt_peers(const void *op)
 
 int rcli_rkt_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs --help", 1, rkt_usage, rkt_opt, rkt_inputs, rkt_check, rkt_run, rkt_peers, rkt_guess };
+	static const rcli_ops_t ops = { "rktlcs --help", 1, rkt_usage, rkt_opt, rkt_inputs, rkt_check, rkt_run, rkt_peers, rkt_guess, 0 };
 	rkt_run_opt_t o;
 	rkt_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -33,30 +33,34 @@ static rk_status_t rmpi_check_srun(rmpi_t *w)
 
 int rmpi_is_launched(void) { return rmpi_launched(); }
 
-int rmpi_local_rank_hint(void)
+/* The first of the launcher's variables that holds a number of at least lo; -1 if none. */
+static int hint_var(const char *const *vars, long lo)
 {
-	static const char *vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK", 0 };
-	if (!rmpi_launched()) return 0;
 	for (int i = 0; vars[i]; i++) {
 		const char *v = getenv(vars[i]);
 		char *end;
 		long r = v ? strtol(v, &end, 10) : -1;
-		if (v && *v && !*end && r >= 0 && r < 1 << 20) return (int)r;
+		if (v && *v && !*end && r >= lo && r < 1 << 20) return (int)r;
 	}
 	return -1;
 }
 
+int rmpi_local_rank_hint(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMI_LOCAL_RANK", 0 };
+	return rmpi_launched() ? hint_var(vars, 0) : 0;
+}
+
+int rmpi_rank_hint(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", 0 };
+	return rmpi_launched() ? hint_var(vars, 0) : 0;
+}
+
 int rmpi_local_size_hint(void)
 {
-	static const char *vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE", 0 };
-	if (!rmpi_launched()) return 1;
-	for (int i = 0; vars[i]; i++) {
-		const char *v = getenv(vars[i]);
-		char *end;
-		long r = v ? strtol(v, &end, 10) : -1;
-		if (v && *v && !*end && r >= 1 && r < 1 << 20) return (int)r;
-	}
-	return -1;
+	static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE", 0 };
+	return rmpi_launched() ? hint_var(vars, 1) : 1;
 }
 
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)

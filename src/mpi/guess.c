@@ -45,3 +45,15 @@ double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max
 	if (pairs <= 16) return 0;  /* long pairs: their divergence decides, after the read */
 	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, gpu_min, 0);
 }
+
+int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all)
+{
+	rio_peek_t a, b;
+	if (all || !rio_peek_input(in_a, &a) || !rio_peek_input(in_b, &b)) return 0;
+	/* more than one record in either head: a batch of pairs, spread over every rank */
+	if (a.records != 1 || b.records != 1) return 0;
+	/* one pair: rank 0 computes it alone below the split's size (a quarter of it, since the
+	 * head's bytes count names and line ends), ranks 0 and 1 meet on a column above it
+	 * (split_plan.c: GPU ranks) */
+	return a.mean_len * b.mean_len < rk_tune.split_cells / 4 ? 1 : 2;
+}

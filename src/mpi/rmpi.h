@@ -23,6 +23,8 @@ typedef struct {
  * (Open MPI, MPICH, srun), 0 for a plain process, -1 if unknown: lets the GPU context start
  * while MPI_Init runs. rmpi_init's local_rank is the authority. */
 int rmpi_local_rank_hint(void);
+/* This process's rank in the job, the same way (0 for a plain process, -1 if unknown). */
+int rmpi_rank_hint(void);
 /* The node's ranks as the launcher gives them before MPI_Init: 1 for a plain process, -1 if
  * unknown (srun gives no count of the node's tasks that is certain). */
 int rmpi_local_size_hint(void);
@@ -186,6 +188,11 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 double rmpi_guess_rkt(const char *input, double *gpu_min);
 double rmpi_guess_ham(const char *input, double *gpu_min);
 double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double *gpu_min);
+/* How many ranks, from rank 0, may put a lev/lcs job on a GPU, from the inputs' heads: 1 or 2
+ * for one long pair (rank 0 alone, or ranks 0 and 1 meeting), 0 for every rank (a batch, --all,
+ * or inputs it cannot peek at). The others start no GPU context ahead; a wrong guess only
+ * starts one late. */
+int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */

@@ -583,6 +583,15 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	double mine = 1;
 	const int simd = aln_simd_level(-1), R = w->size;
 	const int64_t nw = (la + 63) / 64;
+	if (two && R > 2) {  /* ranks 0 and 1 alone, in a world of their own; the others wait asleep
+	                      * and touch no GPU (they may have started no context: modes.c) */
+		rmpi_t sub;
+		rmpi_sub(w, 2, &sub);
+		rk_status_t st = RK_OK;
+		if (w->rank < 2) st = split_all(&sub, kind, k, a, la, b, lb, want_path, n_threads, be, 0, val, path, prof);
+		rmpi_sub_free(&sub);
+		return rmpi_agree_idle(w, st);
+	}
 	double *speed = malloc(sizeof(double) * (size_t)R);
 	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
 	rk_status_t st = RK_OK;
@@ -595,14 +604,6 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
 	if (R == 2 && !rk_tune.split_words) {
 		st = split_cols(w, kind, k, a, la, b, lb, want_path, n_threads, be, speed, val, path, prof);
-		goto done;
-	}
-	if (two) {  /* ranks 0 and 1 alone, in a world of their own; the others wait asleep */
-		rmpi_t sub;
-		rmpi_sub(w, 2, &sub);
-		if (w->rank < 2) st = split_cols(&sub, kind, k, a, la, b, lb, want_path, n_threads, be, speed, val, path, prof);
-		rmpi_sub_free(&sub);
-		st = rmpi_agree_idle(w, st);
 		goto done;
 	}
 	if (prof) prof->speed = mine;
