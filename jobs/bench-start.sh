@@ -20,7 +20,7 @@ med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 one() {  # way np args...: prints wall and rank 0's -v stage figures
 	local way=$1 np=$2; shift 2
 	local pre=() vis=own td=0
-	case $way in old) vis=all td=1 ;; own+td) td=1 ;; esac
+	case $way in old) vis=all td=1 ;; own+td) td=1 ;; esac  # held: own, beside gpu_hold
 	[ "$np" -gt 0 ] && pre=(mpirun --oversubscribe -np "$np" -x RKTLCS_GPU_VISIBLE -x RKTLCS_EXIT_TEARDOWN -x LD_LIBRARY_PATH)
 	local s e; s=$(date +%s.%N)
 	RKTLCS_GPU_VISIBLE=$vis RKTLCS_EXIT_TEARDOWN=$td "${pre[@]}" "$cli" "$@" > /dev/null 2> "$tmp/err"
@@ -32,11 +32,25 @@ one() {  # way np args...: prints wall and rank 0's -v stage figures
 	ctx=$(sed -n 's/.*driver [0-9.]* s, context \([0-9.]*\) s.*/\1/p' "$tmp/err" | head -1)
 	echo "$(awk -v s=$s -v e=$e 'BEGIN { printf "%.3f", e - s }') ${main:--} ${mpi:--} ${drv:--} ${ctx:--}"
 }
+# HOLD=PATH of jobs/gpu_hold (built): a "held" row too, each GPU's driver state kept open by
+# that process meanwhile, as persistence mode does (this machine's mode is printed)
+held=
+if [ -n "${HOLD:-}" ] && [ -x "$HOLD" ]; then
+	echo "# persistence mode: $(nvidia-smi --query-gpu=persistence_mode --format=csv,noheader | sort | uniq -c | tr -s ' \n' ' ')"
+fi
 printf '%-28s %-6s %3s %8s %8s %8s %8s %8s\n' job way np wall_s main_s mpi_s driver_s ctx_s
+[ -n "${HOLD:-}" ] && [ -x "$HOLD" ] && held=held
+hold() {  # on|off: the holder beside the "held" way's runs only (the others start cold)
+	if [ "$1" = on ]; then "$HOLD" 600 > "$tmp/hold" 2>&1 & hpid=$!
+		for i in $(seq 100); do grep -q held "$tmp/hold" && break; sleep 0.1; done
+	else kill "$hpid" 2> /dev/null; wait "$hpid" 2> /dev/null; sleep 1; fi
+}
 row() {  # label np args...
 	local lab=$1 np=$2; shift 2
-	for way in old own+td own; do
+	for way in old own+td own $held; do
+		[ $way = held ] && hold on
 		for r in $(seq $reps); do one $way $np "$@"; done > "$tmp/runs"
+		[ $way = held ] && hold off
 		local w; w=$(cut -d' ' -f1 "$tmp/runs" | med)
 		# the other columns from the median run
 		set -- $(awk -v w=$w '$1 == w { print; exit }' "$tmp/runs") "$@"
