@@ -19,6 +19,9 @@ MODE=${MODE:-rkt}
 [ -n "${INPUT:-}" ] || { echo "set INPUT (and ARGS) with sbatch --export=ALL,INPUT=..." >&2; exit 1; }
 OUT=${OUT:-${SLURM_SUBMIT_DIR:-.}/rktlcs-${SLURM_JOB_ID:-local}.tsv}
 echo "GPUs of this job: ${CUDA_VISIBLE_DEVICES:-none}"
+# hwloc's OpenCL plugin starts every GPU of the node when mpirun or srun's MPI looks at the
+# topology (~1 s on 4 H100); MPI needs no GPU in it (README, "GPU nodes")
+export HWLOC_COMPONENTS=${HWLOC_COMPONENTS:--opencl,-cuda,-nvml,-rsmi,-levelzero,-gl}
 # shellcheck disable=SC2086
 set -- "$RKTLCS" $MODE $INPUT ${ARGS:-} --backend "${BACKEND:-auto}" --threads "${SLURM_CPUS_PER_TASK:-1}" -o "$OUT"
 case ${LAUNCHER:-srun} in
