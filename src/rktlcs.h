@@ -87,6 +87,8 @@ typedef struct {
 	rk_backend_t backend;   /* --backend; auto: the GPU when usable, else (or on failure) the CPU */
 	uint64_t device_memory; /* --device-memory, bytes per rank; 0: what the device has free */
 	const char *stats;      /* --stats FILE: stage times as JSON (docs/DEVELOPING.md), or NULL */
+	int gpu_ranks;          /* not an option: the ranks from 0 that may use a GPU, as the inputs'
+	                         * heads show (rcli_mode); 0: every rank */
 } rk_common_t;
 
 void rk_common_init(rk_common_t *c);

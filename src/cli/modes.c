@@ -230,6 +230,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	 * and 1's (4 contexts at once took 0.40-0.45 s on 4 H200, 2 took 0.20 s) */
 	const int gpu_ranks = want_gpu && ops->gpu_ranks ? ops->gpu_ranks(o) : 0;
 	const int rank_hint = gpu_ranks > 0 ? rmpi_rank_hint() : -1;
+	c->gpu_ranks = gpu_ranks;
 	if (gpu_ranks > 0 && rank_hint >= gpu_ranks) warm = 0;
 	const int hint = warm ? rmpi_local_rank_hint() : -1;
 	const double t_main = rk_realtime();
