@@ -267,8 +267,9 @@ static double near_sampled(const aln_near_t *f, double pair_ns)
 }
 
 int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
-                    double est[3])
+                    double par, double est[3])
 {
+	if (!(par >= 1)) par = 1;
 	double L = 0;
 	for (int64_t j = 0; j < n; j++) L += (double)len[j];
 	L = n ? L / (double)n : 0;
@@ -279,7 +280,7 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 	double best = est[0];
 	aln_near_t *f = 0;
 	if (floor(L / (double)(d + 1)) >= ALN_NEAR_QMIN && aln_near_build(&f, n, seq, len, d, ALN_NEAR_EXACT) == RK_OK) {
-		est[1] = near_sampled(f, pair_ns);
+		est[1] = near_sampled(f, pair_ns) / par;
 		if (est[1] < best) { best = est[1]; plan = ALN_NEAR_EXACT; *out = f; f = 0; }
 		aln_near_free(f);
 	}
@@ -288,9 +289,9 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 	for (int k = (int)(d / 2) + (d > 1 ? 2 : 1), tries = 0; k <= APX_KMAX && tries < NEAR_TRIES && floor(L / k) >= APX_QMIN; k++, tries++) {
 		/* its lookups alone (no entry read, no candidate) cost more than the best: not built */
 		const double q = fmin(floor(L / k), APX_QMAX);
-		if ((double)n * L * (3 * q + 3) * NEAR_NS_PROBE >= best) continue;
+		if ((double)n * L * (3 * q + 3) * NEAR_NS_PROBE / par >= best) continue;
 		if (aln_near_build(&f, n, seq, len, d, k) != RK_OK) break;
-		const double e = near_sampled(f, pair_ns);
+		const double e = near_sampled(f, pair_ns) / par;
 		if (e < est[2]) est[2] = e;
 		if (e < best) { best = e; plan = k; aln_near_free(*out); *out = f; f = 0; }
 		aln_near_free(f);

@@ -30,9 +30,11 @@ typedef struct aln_near_s aln_near_t;
  * costs pair_ns nanoseconds on one thread: ALN_NEAR_FULL (*f = 0), ALN_NEAR_EXACT or k > 0
  * (near_apx.h), with *f its index. Each plan is built and its candidates and index reads
  * counted on sample rows (the same on every rank: no clock). est gets the estimates (ns, one
- * thread) of every pair, exact segments and the best k (HUGE_VAL: not possible). */
+ * thread) of every pair, exact segments and the best k (HUGE_VAL: not possible). par: 1 where
+ * pairs and filter share the same threads (the CPU); where pair_ns is a GPU's whole rate, the
+ * host threads the filter runs on, its estimates divided by them. */
 int aln_near_choose(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
-                    double est[3]);
+                    double par, double est[3]);
 
 /* Index reads seq[0 .. n) (lengths len) for distance d >= 0 with plan kind (ALN_NEAR_EXACT
  * or k > 0). The arrays must outlive the index; free it with aln_near_free. RK_ERES when
