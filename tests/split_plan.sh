@@ -102,5 +102,18 @@ for args in "lev A.fa B.fa --path" "lcs A.fa B.fa"; do
 	done
 	check "300 kb unrelated: $args" 3 all 4294967296 $args
 done
+# which ranks start a GPU context ahead, from the inputs' heads (rmpi_guess_pair_ranks): ranks 0
+# and 1 for one pair the split takes (A.fa B.fa: 300 kb), rank 0 for one small pair, every rank
+# for a batch; -v says so on rank 0 (with auto, GPU or not); the output stays the CPU's
+"$gen" 1 10000 5 79 s_a.fa s_b.fa > /dev/null
+for c in "A.fa B.fa:only ranks 0 and 1" "s_a.fa s_b.fa:only rank 0" "a.fa b.fa:"; do
+	in=${c%%:*} want=${c#*:}
+	"$cli" lev $in --backend cpu --threads 1 -q -o ref.tsv
+	timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 3 "$cli" lev $in --backend auto --threads 1 -v -o np.tsv 2> err
+	rc=$? got=$(grep -o 'one long pair: only rank[s]* [0-9and ]*' err | sed 's/^one long pair: //; s/ *$//')
+	if [ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ "$got" = "$want" ]; then
+		ok "GPU contexts ahead for lev $in at np 3: ${got:-every rank}"
+	else bad "GPU contexts ahead for lev $in at np 3: exit $rc, wanted '${want:-no line}', got '$got'"; fi
+done
 echo "split_plan: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -7,6 +7,7 @@
  * Usage: test_near [SETS] [SEED] */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include "testutil.h"
 #include "naive_dp.h"
@@ -108,6 +109,31 @@ static void one_set(int it)
 	for (int i = 0; i < n; i++) free(seq[i]);
 }
 
+/* The plan against a GPU's rate (3 ns a pair of 150 bp, the whole device) with the filter on
+ * 1 and on 16 host threads: every pair's estimate is the same, the filter's are divided by the
+ * threads (16x or less: a k pruned on one thread may be tried on 16), and each plan chosen is
+ * the cheapest of its estimates */
+static void choose_par(int n, const char *const *seq, const int64_t *len)
+{
+	double e[2][3];
+	int plan[2];
+	for (int t = 0; t < 2; t++) {
+		aln_near_t *g = 0;
+		plan[t] = aln_near_choose(&g, n, seq, len, 10, 3.0, t ? 16 : 1, e[t]);
+		aln_near_free(g);
+		const double lo = fmin(e[t][1], e[t][2]);
+		CHECK(plan[t] == ALN_NEAR_FULL ? e[t][0] <= lo : plan[t] == ALN_NEAR_EXACT ? e[t][1] <= e[t][0] && e[t][1] <= e[t][2]
+		                                                  : e[t][2] <= e[t][0] && e[t][2] <= e[t][1],
+		      "par %d: plan %d is not the cheapest of %g %g %g", t ? 16 : 1, plan[t], e[t][0], e[t][1], e[t][2]);
+	}
+	CHECK(e[0][0] == e[1][0], "every pair: %g on 1 thread, %g on 16", e[0][0], e[1][0]);
+	CHECK(isinf(e[0][1]) ? isinf(e[1][1]) : fabs(e[1][1] * 16 - e[0][1]) <= 1e-9 * e[0][1],
+	      "exact segments: %g on 1 thread, %g on 16", e[0][1], e[1][1]);
+	CHECK(isinf(e[0][2]) || e[1][2] * 16 <= e[0][2] * (1 + 1e-9), "pieces: %g on 1 thread, %g on 16", e[0][2], e[1][2]);
+	fprintf(stderr, "test_near: plan at a GPU's rate, 1 / 16 filter threads: %d / %d (estimates %g / %g ns)\n", plan[0], plan[1],
+	        fmin(e[0][1], e[0][2]), fmin(e[1][1], e[1][2]));
+}
+
 /* 2,000 unrelated random reads of 150 bp at D = 10: about 2e6 pairs, none within 10; the
  * filter must let through almost none (a random 13-mer on its diagonal band: ~1e-8 per pair) */
 static void selectivity(void)
@@ -127,7 +153,9 @@ static void selectivity(void)
 	CHECK(cand <= 100, "unrelated reads: %lld of %d pairs are candidates", (long long)cand, n * (n - 1) / 2);
 	fprintf(stderr, "test_near: unrelated 2,000 x 150 bp, D 10: %lld of %d pairs pass the filter\n", (long long)cand, n * (n - 1) / 2);
 	aln_near_free(f);
-	free(scr.mark); free(js); free(len);
+	free(scr.mark); free(js);
+	choose_par(n, (const char *const *)seq, len);
+	free(len);
 	for (int i = 0; i < n; i++) free(seq[i]);
 	free(seq);
 }
