@@ -16,11 +16,6 @@ printf '# %s GPU(s) visible: %s; %s host cores; commit %s\n' "$(nvidia-smi -L 2>
 printf '%-36s %7s %7s %7s %8s %8s %4s %6s %s\n' job auto_s gpu_s cpu_s gpu_cmp cpu_cmp pick ratio same
 wall() {  # backend args...: wall seconds, output in $tmp/out.$1, -v in $tmp/err.$1
 	local be=$1; shift
-	# every run starts from a GPU just used: a GPU left idle through a long CPU run started
-	# 0.05-0.17 s slower, so auto (run after cpu) lost to gpu (run after the last row's auto)
-	# by about the cpu run's length (1 H100 at 3da6f67: rkt 25k after 20.7 s idle +0.12 s,
-	# lev 3 Mb after 8.7 s +0.17 s, lcs 1 Mb after 0.6 s +0.05 s). WAKE=0: as before
-	[ "${WAKE:-1}" = 1 ] && "$cli" --version > /dev/null 2>&1
 	local s e; s=$(date +%s.%N)
 	"$cli" "$@" --backend $be -v -o "$tmp/out.$be" --stats "$tmp/st.$be" 2> "$tmp/err.$be" || { echo fail; return; }
 	e=$(date +%s.%N)
