@@ -20,15 +20,19 @@ static int backend_confirm(const rmpi_t *w, rmpi_be_t *be)
 	return 1;
 }
 
-/* A rank the inputs say will wait (one long pair: rk_common_t.gpu_ranks) names its device
+/* A rank the inputs say will wait (one long pair: rk_common_t.gpu_ranks; backend_waits) names its device
  * without starting the driver: processes starting it at once wait in turn (4 H100, a 10 Mb
  * pair at np 4: rank 0's context 0.97 s with ranks 2 and 3 starting their drivers, 0.25 s at
  * np 2). A later CUDA call, if the guess was wrong, starts it then. 0: not known without it. */
+static int backend_waits(const rmpi_t *w, const rk_common_t *c)
+{
+	return c->gpu_ranks > 0 && w->rank >= c->gpu_ranks && rgpu_node_devices() > 0;
+}
+
 static int backend_defer(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be)
 {
-	const int nd = rgpu_node_devices();
-	if (c->gpu_ranks <= 0 || w->rank < c->gpu_ranks || nd <= 0) return 0;
-	be->g.device = rgpu_visible_index() >= 0 ? 0 : w->local_rank % nd;
+	if (!backend_waits(w, c)) return 0;
+	be->g.device = rgpu_visible_index() >= 0 ? 0 : w->local_rank % rgpu_node_devices();
 	snprintf(be->name, sizeof be->name, "not started on this rank");
 	return 1;
 }
@@ -42,8 +46,8 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	/* auto asks the driver nothing yet: the context is still starting on its thread, and the
 	 * cost model may not want it (rmpi_backend_cost); the node's devices are known without it */
 	const int node = rgpu_node_devices();
-	const int defer = c->gpu_ranks > 0 && w->rank >= c->gpu_ranks && node > 0;
-	int ndev = c->backend == RK_BACKEND_CPU ? 0 : (c->backend == RK_BACKEND_AUTO || defer) && node >= 0 ? node : rgpu_device_count();
+	int ndev = c->backend == RK_BACKEND_CPU ? 0
+	         : (c->backend == RK_BACKEND_AUTO || backend_waits(w, c)) && node >= 0 ? node : rgpu_device_count();
 	if (c->backend == RK_BACKEND_GPU && ndev == 0) {
 #ifdef RKTLCS_HAVE_CUDA
 		rk_err("--backend gpu: no usable CUDA device");  /* the same words on every rank: said once */
