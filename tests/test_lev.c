@@ -304,6 +304,44 @@ static void test_oom(void)
 	}
 }
 
+/* Pairs drawn from one set of reads, as --all makes them (row i against reads j >= i): lanes
+ * of a group share A (and sometimes B) pointers and take the planes of the lane before; a
+ * symbol first seen in a later read grows the alphabet in the middle of such a group. Each
+ * against the naive distance. */
+static void test_shared(long n)
+{
+	const int m = 24;
+	char *r[24];
+	int64_t len[24];
+	for (int i = 0; i < m; i++) {
+		len[i] = i % 7 == 3 ? tu_range(0, 3) : tu_range(60, 200);
+		r[i] = malloc((size_t)len[i] + 1);
+		dt_random(r[i], len[i], i < m / 2 ? 2 : 4, i % 5 == 4 ? 9 : 0);
+		if (i == m - 3 && len[i] > 70) r[i][70] = 'Z';   /* only here */
+	}
+	const int64_t np = (int64_t)m * (m + 1) / 2;
+	aln_pair_t *pr = malloc(sizeof *pr * (size_t)np);
+	int64_t *want = malloc(sizeof(int64_t) * (size_t)np), *d = malloc(sizeof(int64_t) * (size_t)np), q = 0;
+	for (int i = 0; i < m; i++)
+		for (int j = i; j < m; j++, q++) {
+			pr[q] = (aln_pair_t){ r[i], r[j], len[i], len[j] };
+			want[q] = naive_lev(r[i], len[i], r[j], len[j], 0);
+		}
+	for (long it = 0; it < n; it++)
+		for (int l = 0; l < nlv; l++) {
+			lev_opt_t o;
+			lev_opt_init(&o);
+			o.simd = lv[l];
+			o.n_threads = (int)(it % 3) + 1;
+			CHECK(lev_batch(&o, pr, np, d, 0) == RK_OK, "shared batch rc");
+			for (int64_t x = 0; x < np; x++)
+				CHECK(d[x] == want[x], "shared reads, level %d, pair %lld: %lld, want %lld", lv[l], (long long)x, (long long)d[x],
+				      (long long)want[x]);
+		}
+	for (int i = 0; i < m; i++) free(r[i]);
+	free(pr); free(want); free(d);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 600;
@@ -316,6 +354,7 @@ int main(int argc, char **argv)
 	test_random(n);
 	test_short_long(n / 25 + 4);
 	test_slabs(n / 4 + 20);
+	test_shared(3);
 	fprintf(stderr, "test_lev: %lld pair x level x thread checks\n", (long long)n_checked);
 	return tu_done("test_lev");
 }

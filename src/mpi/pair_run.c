@@ -132,12 +132,17 @@ static rk_status_t pair_blk_prep(pair_job_t *j, pair_blk_t *k)
 		rk_err("out of memory for a block of %lld pairs", (long long)n);
 		return RK_ERES;
 	}
+	/* on every thread: on one, this loop was a serial 1.5% of lev --all (its cells are
+	 * integers well under 2^53: any order sums them exactly) */
+	double cells = 0;
+	#pragma omp parallel for schedule(static) reduction(+ : cells) num_threads(n >= 8192 ? j->nth : 1)
 	for (int64_t q = 0; q < n; q++) {
 		aln_pair_t *x = &k->p[q];
 		x->a = rio_seq(A, k->ai[q]); x->la = rio_len(A, k->ai[q]);
 		x->b = rio_seq(B, k->bi[q]); x->lb = rio_len(B, k->bi[q]);
-		j->cells += (double)x->la * (double)x->lb;
+		cells += (double)x->la * (double)x->lb;
 	}
+	j->cells += cells;
 	return RK_OK;
 }
 
