@@ -29,6 +29,12 @@ static int backend_waits(const rmpi_t *w, const rk_common_t *c)
 	return c->gpu_ranks > 0 && w->rank >= c->gpu_ranks && rgpu_node_devices() > 0;
 }
 
+static int node_or_one(void)
+{
+	const int n = rgpu_node_devices();
+	return n > 0 ? n : 1;
+}
+
 static int backend_defer(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be)
 {
 	if (!backend_waits(w, c)) return 0;
@@ -44,10 +50,12 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	be->g.mem_limit = c->device_memory;
 	rk_status_t st = RK_OK;
 	/* auto asks the driver nothing yet: the context is still starting on its thread, and the
-	 * cost model may not want it (rmpi_backend_cost); the node's devices are known without it */
+	 * cost model may not want it (rmpi_backend_cost); the node's devices are known without it.
+	 * Nor does --backend gpu: it names its device after the read (rmpi_backend_cost), which
+	 * otherwise waited here for the driver (1M pairs of 150 bp on one H100: 0.105 s before the
+	 * read began, of a 0.54-0.68 s run) */
 	const int node = rgpu_node_devices();
-	int ndev = c->backend == RK_BACKEND_CPU ? 0
-	         : (c->backend == RK_BACKEND_AUTO || backend_waits(w, c)) && node >= 0 ? node : rgpu_device_count();
+	int ndev = c->backend == RK_BACKEND_CPU ? 0 : node >= 0 ? node : rgpu_device_count();
 	if (c->backend == RK_BACKEND_GPU && ndev == 0) {
 #ifdef RKTLCS_HAVE_CUDA
 		rk_err("--backend gpu: no usable CUDA device");  /* the same words on every rank: said once */
@@ -64,7 +72,7 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 		return RK_OK;
 	}
 	be->use_gpu = 1;
-	if (c->backend == RK_BACKEND_GPU) { if (!backend_defer(w, c, be)) backend_confirm(w, be); }
+	if (c->backend == RK_BACKEND_GPU && node < 0) { if (!backend_defer(w, c, be)) backend_confirm(w, be); }
 	else be->pending = 1;
 	return RK_OK;
 }
@@ -74,6 +82,15 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	static const char *kinds[RMPI_W_KINDS] = { "Rkt-LCS", "hamming", "pairs", "long pair", "--all" };
 	if (!be->use_gpu || !be->pending) return;
 	be->pending = 0;
+	if (c->backend == RK_BACKEND_GPU) {
+		/* forced: the device now; a node whose driver lists none after all fails at its first
+		 * CUDA call, with the driver's reason (exit 2), as --backend gpu never falls back */
+		if (!backend_defer(w, c, be) && !backend_confirm(w, be)) {
+			be->use_gpu = 1;
+			be->g.device = rgpu_visible_index() >= 0 ? 0 : w->local_rank % node_or_one();
+		}
+		return;
+	}
 	rmpi_rates_t r;
 	const char *forced = getenv("RKTLCS_AUTO");  /* tests: "gpu" or "cpu" as the model's answer */
 	const int lv = aln_simd_level(-1);

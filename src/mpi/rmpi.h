@@ -173,7 +173,7 @@ typedef struct {
 	rgpu_opt_t g;           /* device = node-local rank mod visible devices */
 	rgpu_stats_t stats;
 	char name[128];         /* device name, for the summary */
-	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides */
+	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides; --backend gpu: it names the device */
 } rmpi_be_t;
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
