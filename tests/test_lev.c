@@ -5,6 +5,7 @@
 #include "dp_testutil.h"
 #include "naive_dp.h"
 #include "algo/lev.h"
+#include "algo/aln_dp.h"
 
 /* test_oom asks for a 4 TiB matrix to see the status code; ASan would abort
  * on that request instead of returning NULL as libc does. */
@@ -322,11 +323,38 @@ static void test_shared(long n)
 	const int64_t np = (int64_t)m * (m + 1) / 2;
 	aln_pair_t *pr = malloc(sizeof *pr * (size_t)np);
 	int64_t *want = malloc(sizeof(int64_t) * (size_t)np), *d = malloc(sizeof(int64_t) * (size_t)np), q = 0;
+	int64_t *ai = malloc(sizeof(int64_t) * (size_t)np), *bi = malloc(sizeof(int64_t) * (size_t)np);
 	for (int i = 0; i < m; i++)
 		for (int j = i; j < m; j++, q++) {
 			pr[q] = (aln_pair_t){ r[i], r[j], len[i], len[j] };
+			ai[q] = i; bi[q] = j;
 			want[q] = naive_lev(r[i], len[i], r[j], len[j], 0);
 		}
+	/* the same pairs with the reads' planes from a table (lev --all on the CPU) */
+	aln_rplanes_t tab;
+	CHECK(aln_rplanes_init(&tab, m, (const char *const *)r, len, 1u << 20, 2) == RK_OK && (tab.fw || !aln_simd_level(-1)), "plane table");
+	const aln_rsrc_t rs = { &tab, ai, bi };
+	for (int l = 0; l < nlv; l++)
+		for (int th = 1; th <= 3; th += 2) {
+			lev_opt_t o;
+			lev_opt_init(&o);
+			o.simd = lv[l];
+			o.n_threads = th;
+			aln_path_t *paths = calloc((size_t)np, sizeof(aln_path_t));
+			CHECK(lev_batch_reads(&o, pr, &rs, np, d, paths) == RK_OK, "table batch rc");
+			for (int64_t x = 0; x < np; x++) {
+				char *c = cigar_of(&paths[x]), *ops;
+				const int64_t e = naive_lev(pr[x].a, pr[x].la, pr[x].b, pr[x].lb, &ops);
+				char *wcig = naive_cigar(ops);
+				CHECK(d[x] == want[x] && e == want[x] && !strcmp(c, wcig), "table, level %d, pair %lld: %lld %s, want %lld %s", lv[l],
+				      (long long)x, (long long)d[x], c, (long long)want[x], wcig);
+				free(c); free(ops); free(wcig);
+				aln_path_free(&paths[x]);
+			}
+			free(paths);
+		}
+	aln_rplanes_free(&tab);
+	free(ai); free(bi);
 	for (long it = 0; it < n; it++)
 		for (int l = 0; l < nlv; l++) {
 			lev_opt_t o;

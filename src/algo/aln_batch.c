@@ -43,6 +43,7 @@ typedef struct {
 	const aln_pair_t *p;
 	int64_t *cost;
 	aln_path_t *paths;
+	const aln_rsrc_t *r;     /* the pairs' planes from a table (NULL: computed) */
 } batch_t;
 
 /* one pair the ordinary way */
@@ -182,6 +183,15 @@ retry:
 		const int64_t la = p[idx[l]].la, lb = lbl[l];
 		/* a lane whose A (or B) is the one of the lane before takes its planes: --all's
 		 * groups are mostly one row's pairs */
+		if (B->r) {   /* the reads' planes, under the table's alphabet (the thread's) */
+			const aln_rplanes_t *t = B->r->t;
+			const uint64_t *fa = t->fw + t->off[B->r->ai[idx[l]]], *rb = t->rv + t->off[B->r->bi[idx[l]]];
+			for (int64_t w = 0; w * 64 < la; w++)
+				for (int k = 0; k < A->nb; k++) pl[(w * 8 + k) * vl + l] = fa[w * A->nb + k];
+			for (int64_t w = 0; w * 64 < lb; w++)
+				for (int k = 0; k < A->nb; k++) bpl[(w * 8 + k) * vl + l] = rb[w * A->nb + k];
+			continue;
+		}
 		const int same_a = l > 0 && a == (const uint8_t *)p[idx[l - 1]].a && la == p[idx[l - 1]].la;
 		const int same_b = l > 0 && b == (const uint8_t *)p[idx[l - 1]].b && lb == lbl[l - 1];
 		for (int64_t w = 0; w * 64 < la; w++) {
@@ -249,7 +259,13 @@ static int cmp_u64(const void *x, const void *y)
 rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64_t k, int simd, int n_threads,
                       int64_t *cost, aln_path_t *paths)
 {
-	batch_t B = { K, K->kind, simd, k, p, cost, paths };
+	return aln_batch_reads(K, p, 0, n, k, simd, n_threads, cost, paths);
+}
+
+rk_status_t aln_batch_reads(const aln_kind_t *K, const aln_pair_t *p, const aln_rsrc_t *r, int64_t n, int64_t k, int simd,
+                            int n_threads, int64_t *cost, aln_path_t *paths)
+{
+	batch_t B = { K, K->kind, simd, k, p, cost, paths, r && r->t && r->t->fw ? r : 0 };
 	/* lane pairs keyed by (words of A, length of B, index): 4 + 24 + 36 bits */
 	uint64_t *lane = malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
 	int64_t *rest = malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
@@ -287,6 +303,11 @@ rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64
 		uint64_t *buf = 0;
 		size_t cap = 0;
 		balpha_t alpha = { 0, 1, { 0 } };
+		if (B.r) {   /* every symbol of the table's reads: no pair of them misses one */
+			alpha.n = B.r->t->nsym;
+			alpha.nb = B.r->t->nb;
+			memcpy(alpha.sym, B.r->t->sym, sizeof alpha.sym);
+		}
 		rk_status_t s = RK_OK;
 #ifdef ALN_X86
 		#pragma omp for schedule(dynamic, 4) nowait
@@ -313,4 +334,62 @@ rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64
 	free(lane);
 	free(rest);
 	return st;
+}
+
+rk_status_t aln_rplanes_init(aln_rplanes_t *t, int64_t n, const char *const *seq, const int64_t *len, uint64_t max_bytes,
+                             int n_threads)
+{
+	memset(t, 0, sizeof *t);
+#ifndef ALN_X86
+	(void)n; (void)seq; (void)len; (void)max_bytes; (void)n_threads;
+	return RK_OK;   /* no lanes to fill: the table stays empty */
+#else
+	const int T = n_threads > 0 ? n_threads : 1;
+	uint8_t seen[256] = { 0 };
+	#pragma omp parallel num_threads(T)
+	{
+		uint8_t mine[256] = { 0 };
+		#pragma omp for schedule(static)
+		for (int64_t r = 0; r < n; r++)
+			for (int64_t i = 0; i < len[r]; i++) mine[(uint8_t)seq[r][i]] = 1;
+		#pragma omp critical(aln_rplanes_seen)
+		for (int c = 0; c < 256; c++) seen[c] |= mine[c];
+	}
+	for (int c = 0; c < 256; c++)
+		if (seen[c]) t->sym[t->nsym++] = (uint8_t)c;
+	t->nb = 1;
+	while ((1 << t->nb) < t->nsym + 1) t->nb++;
+	if (!(t->off = malloc(sizeof(int64_t) * (size_t)(n + 1)))) goto oom;
+	t->off[0] = 0;
+	for (int64_t r = 0; r < n; r++) t->off[r + 1] = t->off[r] + (len[r] + 63) / 64 * t->nb;
+	if ((uint64_t)t->off[n] * 16 > max_bytes) { aln_rplanes_free(t); return RK_OK; }   /* not worth its memory */
+	t->n = n;
+	if (!(t->fw = malloc(sizeof(uint64_t) * (size_t)(t->off[n] + 1))) || !(t->rv = malloc(sizeof(uint64_t) * (size_t)(t->off[n] + 1))))
+		goto oom;
+	balpha_t A = { t->nsym, t->nb, { 0 } };
+	memcpy(A.sym, t->sym, sizeof A.sym);
+	#pragma omp parallel for schedule(dynamic, 256) num_threads(T)
+	for (int64_t r = 0; r < n; r++) {
+		uint64_t o[8];
+		for (int64_t w = 0; w * 64 < len[r]; w++) {
+			const int m = len[r] - 64 * w < 64 ? (int)(len[r] - 64 * w) : 64;
+			planes64(&A, (const uint8_t *)seq[r] + 64 * w, m, 64 * w, o);
+			for (int k = 0; k < t->nb; k++) {
+				t->fw[t->off[r] + w * t->nb + k] = o[k];
+				t->rv[t->off[r] + w * t->nb + k] = aln_rev64(o[k]);
+			}
+		}
+	}
+	return RK_OK;
+oom:
+	aln_rplanes_free(t);
+	rk_set_error("out of memory for the code planes of %lld reads", (long long)n);
+	return RK_ERES;
+#endif
+}
+
+void aln_rplanes_free(aln_rplanes_t *t)
+{
+	free(t->off); free(t->fw); free(t->rv);
+	memset(t, 0, sizeof *t);
 }

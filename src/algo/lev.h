@@ -39,6 +39,11 @@ rk_status_t lev_pair(const lev_opt_t *o, const char *a, int64_t la, const char *
 /* n pairs: dist[i] as lev_pair, paths[i] (n entries, or NULL) as its path; OpenMP over pairs
  * (o->n_threads), short pairs several per SIMD vector. */
 rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_t *dist, aln_path_t *paths);
+/* lev_batch with the planes of each pair's reads from a table (aln_dp.h's aln_rsrc_t: the
+ * pairs are drawn from one set of reads, as --all makes them); r NULL: lev_batch */
+struct aln_rsrc_s;
+rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const struct aln_rsrc_s *r, int64_t n, int64_t *dist,
+                            aln_path_t *paths);
 
 /* prefix / infix (o->mode): the best distance of A against a piece of B that starts at 0
  * (prefix) or anywhere (infix), into *dist (-1 when o->k >= 0 and it exceeds k), every end

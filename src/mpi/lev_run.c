@@ -48,6 +48,13 @@ static rk_status_t lev_cpu(const void *algo, const aln_pair_t *p, int64_t n, int
 	return n == 1 ? lev_pair(&o, p->a, p->la, p->b, p->lb, val, paths) : lev_batch(&o, p, n, val, paths);
 }
 
+static rk_status_t lev_cpu_reads(const void *algo, const aln_pair_t *p, const struct aln_rsrc_s *r, int64_t n, int nth, int64_t *val,
+                                 aln_path_t *paths)
+{
+	lev_opt_t o = *(const lev_opt_t *)algo;
+	o.n_threads = nth;
+	return lev_batch_reads(&o, p, r, n, val, paths);
+}
 
 #ifdef RKTLCS_HAVE_CUDA
 static rk_status_t lev_gpu(const void *algo, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
@@ -69,6 +76,7 @@ rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
 	s.c = &o->c; s.in_a = o->in_a; s.in_b = o->in_b; s.all = o->all; s.max_dist = o->max_dist;
 	s.meta = (rio_pair_meta_t){ RIO_LEV, o->in_a, o->in_b, o->algo.k, o->max_dist, o->algo.path, 0, o->c.format, o->algo.mode };
 	s.mode.cpu = lev_cpu;
+	if (o->algo.mode == LEV_GLOBAL) s.mode.cpu_reads = lev_cpu_reads;
 #ifdef RKTLCS_HAVE_CUDA
 	s.mode.gpu = lev_gpu;
 #endif

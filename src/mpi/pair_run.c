@@ -7,6 +7,7 @@
 #include "mpi/split_run.h"
 #include "algo/near.h"
 #include "algo/aln.h"
+#include "algo/aln_dp.h"
 #ifdef RKTLCS_HAVE_CUDA
 #include "gpu/dpg_gpu.h"
 #endif
@@ -29,6 +30,7 @@
 #define PAIR_CHUNK (4 << 20)            /* bytes of rows a rank holds before they go to rank 0 */
 #define PAIR_ROUND (PAIR_CHUNK / 2)     /* bytes of rows a rank makes in a round, as far as foreseen */
 #define PAIR_ALL_PAIRS (1ll << 22)     /* --all on the device: pairs of the rows valued at once (one tile) */
+#define PAIR_RTAB_BYTES (1ull << 28)  /* --all on the CPU: the reads' code planes, if they fit this */
 #define PAIR_FIRST 4096.0               /* pairs a rank in the first round, before the size of a row is known */
 
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
@@ -103,6 +105,7 @@ typedef struct pair_job_s {
 	rgpu_dp_all_t *allg;      /* --all on the device: the reads there (pair_all_gpu) */
 #endif
 	int all_off;              /* ... not used: the reads do not suit it, or it failed under auto */
+	aln_rplanes_t rtab;       /* --all on the CPU: the reads' code planes (pair_rtab; empty: none) */
 	double *suf;              /* ... bases of the reads after i */
 } pair_job_t;
 
@@ -164,7 +167,10 @@ static rk_status_t pair_blk_cpu(pair_job_t *j, pair_blk_t *k)
 	int64_t q0 = 0;
 	for (int64_t q = 0; q <= k->n && !st; q++) {
 		if (q < k->n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
-		if (q > q0)
+		if (q > q0 && j->rtab.fw && s->mode.cpu_reads) {
+			const aln_rsrc_t r = { &j->rtab, k->ai + q0, k->bi + q0 };
+			st = s->mode.cpu_reads(s->mode.algo, p + q0, &r, q - q0, j->nth, k->val + q0, k->paths ? k->paths + q0 : 0);
+		} else if (q > q0)
 			st = s->mode.cpu(s->mode.algo, p + q0, q - q0, j->nth, k->val + q0, k->paths ? k->paths + q0 : 0, k->ends ? k->ends + q0 : 0);
 		if (!st && q < k->n)
 			st = s->mode.cpu(s->mode.algo, p + q, 1, j->nth, k->val + q, k->paths ? k->paths + q : 0, k->ends ? k->ends + q : 0);
@@ -409,6 +415,24 @@ static void pair_backend_cost(pair_job_t *j)
 	 * against the CPU's bounded search: ~50x the work */
 	if (s->mode.want_ends) cj.gpu_x *= 50;
 	rmpi_backend_cost(j->w, s->c, &cj, &j->be);
+}
+
+/* --all on the CPU: the code planes of every read once, not of both reads of every pair */
+static rk_status_t pair_rtab(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	const int64_t n = j->n_items;
+	rk_status_t st = RK_OK;
+	if (s->all && !j->be.use_gpu && s->mode.cpu_reads && n >= 2) {   /* a rank's own choice: the agreement below is every rank's */
+		const char **seq = malloc(sizeof *seq * (size_t)n);
+		int64_t *len = malloc(sizeof *len * (size_t)n);
+		if (!seq || !len) { rk_err("out of memory"); st = RK_ERES; }
+		for (int64_t i = 0; i < n && !st; i++) { seq[i] = rio_seq(&j->A, i); len[i] = rio_len(&j->A, i); }
+		if (!st && (st = aln_rplanes_init(&j->rtab, n, seq, len, PAIR_RTAB_BYTES, j->nth)) != RK_OK) rk_err("%s", rk_error());
+		free(seq);
+		free(len);
+	}
+	return rmpi_agree(j->w, st);
 }
 
 /* rank 0 opens the output and writes the head; the rows follow segment by segment */
@@ -709,6 +733,7 @@ static void pair_job_free(pair_job_t *j)
 #endif
 	free(j->suf);
 	rio_reads_free(&j->A); rio_reads_free(&j->B);
+	aln_rplanes_free(&j->rtab);
 }
 
 rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
@@ -723,6 +748,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	if (!st) st = pair_distribute(&j);
 	if (!st) pair_backend_cost(&j);
 	if (!st) st = pair_open(&j);
+	if (!st) st = pair_rtab(&j);
 	if (!st) st = pair_all_items(&j);
 	if (!st) st = pair_write(&j);
 	pair_job_free(&j);

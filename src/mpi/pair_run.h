@@ -18,11 +18,16 @@
  * batch, or for one long pair) or on the GPU (NULL when not built), into val[] and, when
  * paths is not NULL, the canonical paths; when ends is not NULL (want_ends), the ends in B
  * and the start (lev --mode prefix|infix). */
+struct aln_rsrc_s;
 typedef struct {
 	rk_status_t (*cpu)(const void *algo, const aln_pair_t *p, int64_t n, int n_threads, int64_t *val, aln_path_t *paths,
 	                   aln_ends_t *ends);
 	rk_status_t (*gpu)(const void *algo, const aln_pair_t *p, int64_t n, const rgpu_opt_t *g, int64_t *val,
 	                   aln_path_t *paths, aln_ends_t *ends, rgpu_stats_t *st);
+	/* --all on the CPU (NULL: cpu): n pairs of reads ai[q], bi[q], their code planes from a
+	 * table of the reads (algo/aln_dp.h), no ends */
+	rk_status_t (*cpu_reads)(const void *algo, const aln_pair_t *p, const struct aln_rsrc_s *r, int64_t n, int n_threads, int64_t *val,
+	                         aln_path_t *paths);
 	const void *algo;         /* the mode's own options (lev_opt_t, lcs_opt_t) */
 	int want_path;            /* compute paths (--path, --seq) */
 	int want_ends;            /* lev --mode prefix|infix: ends and starts (such pairs are never split across ranks) */
