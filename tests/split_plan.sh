@@ -115,5 +115,17 @@ for c in "A.fa B.fa:only ranks 0 and 1" "s_a.fa s_b.fa:only rank 0" "a.fa b.fa:"
 		ok "GPU contexts ahead for lev $in at np 3: ${got:-every rank}"
 	else bad "GPU contexts ahead for lev $in at np 3: exit $rc, wanted '${want:-no line}', got '$got'"; fi
 done
+# auto's guess before MPI starts, for one long pair: its cells in the band the heads'
+# divergence says (rmpi_guess_pairs). An unrelated 1 Mb pair starts a context ahead; one 1%
+# apart, which the CPU ends in a band, does not (-v says so, GPU or not); outputs the CPU's
+"$gen" 1 1000000 -1 81 g_ra.fa g_rb.fa > /dev/null; "$gen" 1 1000000 1 82 g_sa.fa g_sb.fa > /dev/null
+for c in "g_ra.fa g_rb.fa:ahead" "g_sa.fa g_sb.fa:none"; do
+	in=${c%%:*} want=${c#*:}
+	"$cli" lev $in --backend cpu --threads 4 -q -o ref.tsv
+	"$cli" lev $in --backend auto --threads 4 -v -o np.tsv 2> err; rc=$?
+	got=ahead; grep -q 'no GPU context ahead' err && got=none
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for one 1 Mb pair ($in): context $got" \
+		|| bad "auto's guess for one 1 Mb pair ($in): exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
+done
 echo "split_plan: $pass passed, $fail failed"
 [ $fail -eq 0 ]

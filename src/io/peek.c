@@ -45,3 +45,27 @@ int rio_peek_input(const char *path, rio_peek_t *pk)
 	pk->mean_len = (double)bases / (double)recs;
 	return 1;
 }
+
+int64_t rio_peek_first(const char *path, char *seq, int64_t cap)
+{
+	struct stat sb;
+	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || cap <= 0) return 0;
+	hts_set_log_level(HTS_LOG_OFF);
+	BGZF *fp = bgzf_open(path, "r");
+	if (!fp) return 0;
+	static char buf[PEEK_BYTES];
+	const ssize_t n = bgzf_read(fp, buf, sizeof buf);
+	bgzf_close(fp);
+	if (n <= 0 || (buf[0] != '>' && buf[0] != '@')) return 0;
+	/* the sequence lines after the header, up to the next record (FASTQ: its one line) */
+	ssize_t i = 0;
+	while (i < n && buf[i] != '\n') i++;
+	int64_t m = 0;
+	for (i++; i < n && m < cap; i++) {
+		const char c = buf[i];
+		if (c == '>' || (buf[0] == '@' && c == '+')) break;
+		if (c == '\n' && buf[0] == '@') break;
+		if (c != '\n' && c != '\r') seq[m++] = c;
+	}
+	return m;
+}

@@ -52,6 +52,9 @@ typedef struct {
 	int64_t head_bytes;   /* bytes of the whole records in the head */
 } rio_peek_t;
 int rio_peek_input(const char *path, rio_peek_t *pk);
+/* The first record's bases in the same head, up to cap, into seq (not NUL-terminated): their
+ * number, 0 where there is none (stdin, a pipe, not FASTA/FASTQ). For estimates only. */
+int64_t rio_peek_first(const char *path, char *seq, int64_t cap);
 /* Slices the last rio_read_all* of the calling thread was parsed in (1: one stream), and the
  * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);
