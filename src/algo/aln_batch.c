@@ -181,8 +181,6 @@ retry:
 	for (int l = 0; l < n; l++) {
 		const uint8_t *a = (const uint8_t *)p[idx[l]].a, *b = (const uint8_t *)p[idx[l]].b;
 		const int64_t la = p[idx[l]].la, lb = lbl[l];
-		/* a lane whose A (or B) is the one of the lane before takes its planes: --all's
-		 * groups are mostly one row's pairs */
 		if (B->r) {   /* the reads' planes, under the table's alphabet (the thread's) */
 			const aln_rplanes_t *t = B->r->t;
 			const uint64_t *fa = t->fw + t->off[B->r->ai[idx[l]]], *rb = t->rv + t->off[B->r->bi[idx[l]]];
@@ -192,6 +190,8 @@ retry:
 				for (int k = 0; k < A->nb; k++) bpl[(w * 8 + k) * vl + l] = rb[w * A->nb + k];
 			continue;
 		}
+		/* a lane whose A (or B) is the one of the lane before takes its planes: --all's
+		 * groups are mostly one row's pairs */
 		const int same_a = l > 0 && a == (const uint8_t *)p[idx[l - 1]].a && la == p[idx[l - 1]].la;
 		const int same_b = l > 0 && b == (const uint8_t *)p[idx[l - 1]].b && lb == lbl[l - 1];
 		for (int64_t w = 0; w * 64 < la; w++) {
@@ -363,7 +363,6 @@ rk_status_t aln_rplanes_init(aln_rplanes_t *t, int64_t n, const char *const *seq
 	t->off[0] = 0;
 	for (int64_t r = 0; r < n; r++) t->off[r + 1] = t->off[r] + (len[r] + 63) / 64 * t->nb;
 	if ((uint64_t)t->off[n] * 16 > max_bytes) { aln_rplanes_free(t); return RK_OK; }   /* not worth its memory */
-	t->n = n;
 	if (!(t->fw = malloc(sizeof(uint64_t) * (size_t)(t->off[n] + 1))) || !(t->rv = malloc(sizeof(uint64_t) * (size_t)(t->off[n] + 1))))
 		goto oom;
 	balpha_t A = { t->nsym, t->nb, { 0 } };

@@ -103,7 +103,6 @@ rk_status_t aln_batch(const aln_kind_t *K, const aln_pair_t *p, int64_t n, int64
 typedef struct {
 	int nsym, nb;
 	uint8_t sym[256];
-	int64_t n;
 	int64_t *off;        /* read r's planes: word w, plane k at off[r] + w nb + k */
 	uint64_t *fw, *rv;   /* the planes (bit i: row 64 w + i), and bit-reversed (B's columns) */
 } aln_rplanes_t;

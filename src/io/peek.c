@@ -10,18 +10,29 @@
 
 #define PEEK_BYTES 65536
 
-int rio_peek_input(const char *path, rio_peek_t *pk)
+/* The first PEEK_BYTES (inflated) of a regular file into buf: their number (<= 0: none), its
+ * size in *size and whether it is compressed in *packed. */
+static ssize_t peek_head(const char *path, char *buf, double *size, int *packed)
 {
-	memset(pk, 0, sizeof *pk);
 	struct stat sb;
 	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
 	hts_set_log_level(HTS_LOG_OFF);  /* a damaged input is the reader's to report, in one line */
 	BGZF *fp = bgzf_open(path, "r");
 	if (!fp) return 0;
-	const int packed = bgzf_compression(fp) != 0;
-	static char buf[PEEK_BYTES];
-	const ssize_t n = bgzf_read(fp, buf, sizeof buf);
+	*packed = bgzf_compression(fp) != 0;
+	*size = (double)sb.st_size;
+	const ssize_t n = bgzf_read(fp, buf, PEEK_BYTES);
 	bgzf_close(fp);
+	return n;
+}
+
+int rio_peek_input(const char *path, rio_peek_t *pk)
+{
+	memset(pk, 0, sizeof *pk);
+	static char buf[PEEK_BYTES];
+	double size = 0;
+	int packed = 0;
+	const ssize_t n = peek_head(path, buf, &size, &packed);
 	if (n <= 0) return 0;
 	/* records and bases of the complete records in the head (FASTQ: 4 lines a record) */
 	int64_t recs = 0, bases = 0, line = 0, cur = 0, end = 0;
@@ -35,7 +46,7 @@ int rio_peek_input(const char *path, rio_peek_t *pk)
 		line++;
 		end = i + 1;
 	}
-	pk->bytes = (double)sb.st_size * (packed ? 4 : 1);  /* gzip of DNA: about 4x */
+	pk->bytes = size * (packed ? 4 : 1);  /* gzip of DNA: about 4x */
 	if (recs == 0) {  /* no whole record in the head: one long record */
 		pk->records = 1;
 		pk->mean_len = pk->bytes;
@@ -48,14 +59,10 @@ int rio_peek_input(const char *path, rio_peek_t *pk)
 
 int64_t rio_peek_first(const char *path, char *seq, int64_t cap)
 {
-	struct stat sb;
-	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || cap <= 0) return 0;
-	hts_set_log_level(HTS_LOG_OFF);
-	BGZF *fp = bgzf_open(path, "r");
-	if (!fp) return 0;
 	static char buf[PEEK_BYTES];
-	const ssize_t n = bgzf_read(fp, buf, sizeof buf);
-	bgzf_close(fp);
+	double size = 0;
+	int packed = 0;
+	const ssize_t n = cap > 0 ? peek_head(path, buf, &size, &packed) : 0;
 	if (n <= 0 || (buf[0] != '>' && buf[0] != '@')) return 0;
 	/* the sequence lines after the header, up to the next record (FASTQ: its one line) */
 	ssize_t i = 0;

@@ -314,6 +314,19 @@ static rk_status_t pair_read(pair_job_t *j)
 	return rmpi_agree(w, st);
 }
 
+/* --all: every read's sequence and length as arrays (j->seqs, j->lens), once for the filter,
+ * the device's copy and the CPU's plane table alike */
+static rk_status_t pair_seqs(pair_job_t *j)
+{
+	const int64_t n = j->A.n;
+	if (j->seqs && j->lens) return RK_OK;
+	j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
+	j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
+	if (!j->seqs || !j->lens) { rk_err("out of memory"); return RK_ERES; }
+	for (int64_t i = 0; i < n; i++) { j->seqs[i] = rio_seq(&j->A, i); j->lens[i] = rio_len(&j->A, i); }
+	return RK_OK;
+}
+
 /* --all --max-dist: the filter the cost model picks (near.h), or none; with one, a row's cost
  * is its lookups and its candidates, measured on sample rows */
 static rk_status_t pair_near(pair_job_t *j)
@@ -321,10 +334,8 @@ static rk_status_t pair_near(pair_job_t *j)
 	const rmpi_pairs_t *s = j->s;
 	const int64_t n = j->n_items;
 	double L = 0, est[3];
-	j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
-	j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
-	if (!j->seqs || !j->lens) { rk_err("out of memory"); return RK_ERES; }
-	for (int64_t i = 0; i < n; i++) { j->seqs[i] = rio_seq(&j->A, i); j->lens[i] = rio_len(&j->A, i); L += (double)j->lens[i]; }
+	if (pair_seqs(j) != RK_OK) return RK_ERES;
+	for (int64_t i = 0; i < n; i++) L += (double)j->lens[i];
 	L = n ? L / (double)n : 0;
 	/* a pair on one thread: the banded CPU kernel, or the GPU's batch rate */
 	const double pair_ns = j->be.use_gpu ? PAIR_NS_GPU * L : PAIR_NS_CPU * L * (1 + (double)s->max_dist / 32);
@@ -424,13 +435,8 @@ static rk_status_t pair_rtab(pair_job_t *j)
 	const int64_t n = j->n_items;
 	rk_status_t st = RK_OK;
 	if (s->all && !j->be.use_gpu && s->mode.cpu_reads && n >= 2) {   /* a rank's own choice: the agreement below is every rank's */
-		const char **seq = malloc(sizeof *seq * (size_t)n);
-		int64_t *len = malloc(sizeof *len * (size_t)n);
-		if (!seq || !len) { rk_err("out of memory"); st = RK_ERES; }
-		for (int64_t i = 0; i < n && !st; i++) { seq[i] = rio_seq(&j->A, i); len[i] = rio_len(&j->A, i); }
-		if (!st && (st = aln_rplanes_init(&j->rtab, n, seq, len, PAIR_RTAB_BYTES, j->nth)) != RK_OK) rk_err("%s", rk_error());
-		free(seq);
-		free(len);
+		st = pair_seqs(j);
+		if (!st && (st = aln_rplanes_init(&j->rtab, n, j->seqs, j->lens, PAIR_RTAB_BYTES, j->nth)) != RK_OK) rk_err("%s", rk_error());
 	}
 	return rmpi_agree(j->w, st);
 }
@@ -498,15 +504,10 @@ static rk_status_t pair_all_open(pair_job_t *j)
 	const rio_reads_t *A = &j->A;
 	const int64_t n = A->n;
 	rk_status_t st = RK_OK;
-	if (!j->seqs) j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
-	if (!j->lens) j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
-	j->suf = malloc(sizeof *j->suf * (size_t)(n + 1));
-	if (!j->seqs || !j->lens || !j->suf) { rk_err("out of memory"); return RK_ERES; }
+	if (pair_seqs(j) != RK_OK) return RK_ERES;
+	if (!(j->suf = malloc(sizeof *j->suf * (size_t)(n + 1)))) { rk_err("out of memory"); return RK_ERES; }
 	j->suf[n] = 0;
-	for (int64_t i = n - 1; i >= 0; i--) {
-		j->seqs[i] = rio_seq(A, i); j->lens[i] = rio_len(A, i);
-		j->suf[i] = j->suf[i + 1] + (double)j->lens[i];
-	}
+	for (int64_t i = n - 1; i >= 0; i--) j->suf[i] = j->suf[i + 1] + (double)j->lens[i];
 	st = rgpu_dp_all_open(j->s->meta.mode == RIO_LEV ? RGPU_DP_LEV : RGPU_DP_LCS, &j->be.g, j->seqs, j->lens, n, &j->allg, &j->be.stats);
 	if (st && rmpi_gpu_failed(j->s->c, &j->be, st)) st = RK_OK;  /* logged; the CPU takes the pairs */
 	if (!j->allg) j->all_off = 1;
