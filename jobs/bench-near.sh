@@ -3,7 +3,8 @@
 # segments, approximate pieces or every pair; docs/lev.md "--all"), its wall and CPU time, the
 # rows found and the candidates it let through. With REF=1, every pair is also computed once at
 # D 15 (RKTLCS_ALL_NOFILTER=1, ~30 s on 2 cores for 20,000 x 72 bp) and each D's rows are
-# compared with its rows at distance <= D. Then mpirun -np 1 against -np 2, one thread a rank.
+# compared with its rows at distance <= D. Then mpirun -np 1 against -np 2, one thread a rank,
+# REPS (5) times each in turn at each D of MPI_D (9 10 12 15).
 # With BIG=N, also N reads of 72 bp sampled from a random 5 Mb genome (tests/gen_reads.c: 0.5%
 # substitutions, N's, 2% adapter read-through), at D 10 with every core (the issue-29 target:
 # 100,000 reads in 10 s on 16 cores).
@@ -46,9 +47,22 @@ for D in $(seq 0 15); do
 	echo
 done
 if command -v mpirun > /dev/null; then
-	echo "# mpirun, one thread a rank (--threads 1): wall s"
-	for D in 10 15; do
-		for np in 1 2; do printf 'D %2d np %d: ' $D $np; one $D "--threads 1" mpirun -np $np "$cli"; echo; done
+	# np 1 and np 2 in turn, REPS times (the host's speed drifts: the ratio is taken pair by
+	# pair), whole-process wall of mpirun, the medians printed
+	echo "# mpirun, one thread a rank (--threads 1): wall s, median of ${REPS:-5} runs in turn; np1/np2 the median of the pairs' ratios"
+	printf '%3s %8s %8s %8s\n' D np1_s np2_s np1/np2
+	for D in ${MPI_D:-9 10 12 15}; do
+		: > "$tmp/pairs"
+		for r in $(seq "${REPS:-5}"); do
+			for np in 1 2; do
+				/usr/bin/time -f '%e' -o "$tmp/t$np" mpirun -np $np "$cli" lev --all --max-dist $D --threads 1 -q -o "$tmp/o$np" "$reads"
+			done
+			cmp -s "$tmp/o1" "$tmp/o2" || echo "D $D: np 2's rows differ from np 1's" >&2
+			echo "$(cat "$tmp/t1") $(cat "$tmp/t2")" >> "$tmp/pairs"
+		done
+		med() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+		printf '%3d %8.2f %8.2f %8.2f\n' $D "$(cut -d' ' -f1 "$tmp/pairs" | med)" "$(cut -d' ' -f2 "$tmp/pairs" | med)" \
+			"$(awk '{ print $1 / $2 }' "$tmp/pairs" | med)"
 	done
 fi
 }

@@ -4,11 +4,14 @@
  * Sets: random reads of mixed lengths (some too short to cut), with copies carrying 0 to
  * D + 2 random edits (substitutions, insertions, deletions, clustered or spread), unknown
  * symbols (N = N only) and low-complexity runs.
+ * A team of three threads sharing the sampling must reach the plan, estimates and row costs
+ * of one process alone.
  * Usage: test_near [SETS] [SEED] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+#include <pthread.h>
 #include "testutil.h"
 #include "naive_dp.h"
 #include "algo/near.h"
@@ -119,7 +122,7 @@ static void choose_par(int n, const char *const *seq, const int64_t *len)
 	int plan[2];
 	for (int t = 0; t < 2; t++) {
 		aln_near_t *g = 0;
-		plan[t] = aln_near_choose(&g, n, seq, len, 10, 3.0, t ? 16 : 1, e[t]);
+		plan[t] = aln_near_choose(&g, n, seq, len, 10, 3.0, t ? 16 : 1, 0, e[t]);
 		aln_near_free(g);
 		const double lo = fmin(e[t][1], e[t][2]);
 		CHECK(plan[t] == ALN_NEAR_FULL ? e[t][0] <= lo : plan[t] == ALN_NEAR_EXACT ? e[t][1] <= e[t][0] && e[t][1] <= e[t][2]
@@ -160,11 +163,97 @@ static void selectivity(void)
 	free(seq);
 }
 
+/* ---- a team of threads standing in for ranks: sums through a barrier ---- */
+#define TEAM 3
+typedef struct {
+	pthread_barrier_t bar;
+	pthread_mutex_t mu;
+	double acc[512];
+	int64_t n;
+	const char *const *seq;
+	const int64_t *len;
+	int64_t d;
+	int plan[TEAM];
+	double est[TEAM][3], *cost[TEAM];
+} team_t;
+
+static void team_sum(void *ctx, double *x, int64_t m)
+{
+	team_t *t = ctx;
+	if (pthread_barrier_wait(&t->bar) == PTHREAD_BARRIER_SERIAL_THREAD) memset(t->acc, 0, sizeof t->acc);
+	pthread_barrier_wait(&t->bar);
+	pthread_mutex_lock(&t->mu);
+	for (int64_t k = 0; k < m; k++) t->acc[k] += x[k];
+	pthread_mutex_unlock(&t->mu);
+	pthread_barrier_wait(&t->bar);
+	memcpy(x, t->acc, sizeof *x * (size_t)m);
+	pthread_barrier_wait(&t->bar);
+}
+
+typedef struct { team_t *t; int part; } member_t;
+
+static void *team_member(void *arg)
+{
+	member_t *me = arg;
+	team_t *t = me->t;
+	const aln_near_team_t team = { team_sum, t, me->part, TEAM };
+	aln_near_t *f = 0;
+	t->plan[me->part] = aln_near_choose(&f, t->n, t->seq, t->len, t->d, 200.0, 1, &team, t->est[me->part]);
+	if (f && aln_near_costs(f, 200.0, &team, t->cost[me->part]) != RK_OK) t->cost[me->part][0] = -1;
+	aln_near_free(f);
+	return 0;
+}
+
+/* reads of 72 bp from 300 loci at d 12 (the approximate pieces' ground): the team's plan,
+ * estimates and costs equal one process's */
+static void team_check(void)
+{
+	const int n = 1500;
+	char **seq = malloc(sizeof *seq * n), (*loc)[73] = malloc(sizeof *loc * 300);
+	int64_t *len = malloc(sizeof *len * n);
+	for (int l = 0; l < 300; l++) { for (int k = 0; k < 72; k++) loc[l][k] = "ACGT"[tu_range(0, 3)]; loc[l][72] = 0; }
+	for (int i = 0; i < n; i++) {
+		seq[i] = malloc(72 + 16);
+		len[i] = mutate(loc[tu_range(0, 299)], 72, tu_range(0, 14), seq[i], (int)tu_range(0, 1));
+	}
+	free(loc);
+	team_t t = { .n = n, .seq = (const char *const *)seq, .len = len, .d = 12 };
+	pthread_barrier_init(&t.bar, 0, TEAM);
+	pthread_mutex_init(&t.mu, 0);
+	double est[3], *cost = calloc((size_t)n, sizeof *cost);
+	aln_near_t *f = 0;
+	const int plan = aln_near_choose(&f, n, t.seq, len, 12, 200.0, 1, 0, est);
+	if (f) CHECK(aln_near_costs(f, 200.0, 0, cost) == RK_OK, "costs alone");
+	aln_near_free(f);
+	pthread_t th[TEAM];
+	member_t m[TEAM];
+	for (int r = 0; r < TEAM; r++) {
+		t.cost[r] = calloc((size_t)n, sizeof *t.cost[r]);
+		m[r] = (member_t){ &t, r };
+		pthread_create(&th[r], 0, team_member, &m[r]);
+	}
+	for (int r = 0; r < TEAM; r++) pthread_join(th[r], 0);
+	for (int r = 0; r < TEAM; r++) {
+		CHECK(t.plan[r] == plan && !memcmp(t.est[r], est, sizeof est), "team member %d: plan %d (%g %g %g), alone %d (%g %g %g)", r,
+		      t.plan[r], t.est[r][0], t.est[r][1], t.est[r][2], plan, est[0], est[1], est[2]);
+		CHECK(!memcmp(t.cost[r], cost, sizeof *cost * (size_t)n), "team member %d: row costs differ from one process's", r);
+		free(t.cost[r]);
+	}
+	CHECK(plan > 0, "72 bp at d 12: plan %d, not approximate pieces (the test's ground)", plan);
+	fprintf(stderr, "test_near: a team of %d, 1,500 x 72 bp at d 12: plan %d, estimate %.3g ns, as one process\n", TEAM, plan, est[2]);
+	pthread_barrier_destroy(&t.bar);
+	pthread_mutex_destroy(&t.mu);
+	free(cost); free(len);
+	for (int i = 0; i < n; i++) free(seq[i]);
+	free(seq);
+}
+
 int main(int argc, char **argv)
 {
 	const int sets = argc > 1 ? atoi(argv[1]) : 400;
 	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
 	for (int it = 0; it < sets; it++) one_set(it);
 	selectivity();
+	team_check();
 	return tu_done("test_near");
 }

@@ -8,6 +8,15 @@
 
 #define NEAR_B 0x100000001b3ull   /* base of the rolling hash (odd) */
 
+/* The cost model of aln_near_choose and aln_near_costs, in ns on one thread (fitted to 20,000
+ * real 72 bp reads at D 9 to 15 on a loaded 2-core Xeon, where these terms ranked the plans
+ * in their measured order) */
+#define NEAR_NS_PROBE 30.0  /* a bucket looked up (a cache miss) */
+#define NEAR_NS_HIT 15.0    /* an index entry read */
+#define NEAR_NS_PUT 10.0    /* an index entry built */
+#define NEAR_SAMPLES 256    /* rows the candidates of a plan are counted on */
+#define NEAR_TRIES 2        /* numbers of approximate pieces tried */
+
 typedef struct {
 	uint64_t h;      /* hash of the segment */
 	int64_t j;       /* its read */
@@ -29,6 +38,7 @@ struct aln_near_s {
 	int64_t *weak, n_weak;  /* reads too short to cut, ascending */
 	near_apx_t *apx;  /* the approximate-seed filter instead (near_apx.h) */
 	int k;            /* its pieces */
+	double samp[NEAR_SAMPLES + 1], samp_ns;  /* the sample rows' ns (near_sample) at pair_ns samp_ns (> 0) */
 };
 
 static int64_t near_q(int64_t len, int64_t d) { return d >= len ? 0 : len / (d + 1); }
@@ -223,15 +233,6 @@ oom:
 	return RK_ERES;
 }
 
-/* The cost model of aln_near_choose and aln_near_costs, in ns on one thread (fitted to 20,000
- * real 72 bp reads at D 9 to 15 on a loaded 2-core Xeon, where these terms ranked the plans
- * in their measured order) */
-#define NEAR_NS_PROBE 30.0  /* a bucket looked up (a cache miss) */
-#define NEAR_NS_HIT 15.0    /* an index entry read */
-#define NEAR_NS_PUT 10.0    /* an index entry built */
-#define NEAR_SAMPLES 256    /* rows the candidates of a plan are counted on */
-#define NEAR_TRIES 2        /* numbers of approximate pieces tried */
-
 /* the lookups of a row of length l under f */
 static double near_probes(const aln_near_t *f, int64_t l)
 {
@@ -247,27 +248,53 @@ static double near_row_ns(const aln_near_t *f, int64_t r, int64_t *js, aln_near_
 	return (double)c * pair_ns + (double)sc->hits * NEAR_NS_HIT + near_probes(f, f->len[r]) * NEAR_NS_PROBE;
 }
 
-/* ns of the whole job under f, from NEAR_SAMPLES rows spread evenly */
-static double near_sampled(const aln_near_t *f, double pair_ns)
+static int64_t near_nsamp(int64_t n) { return n < NEAR_SAMPLES ? n : NEAR_SAMPLES; }
+static int64_t near_srow(int64_t n, int64_t ns, int64_t m) { return ns > 1 ? m * (n - 1) / (ns - 1) : 0; }
+
+/* f->samp: the ns of the sample rows spread evenly, this team member every parts-th one, the
+ * others' added through the team. RK_ERES when out of memory (on any member: the sums carry
+ * the failure, as a NaN, to all). */
+static rk_status_t near_sample(aln_near_t *f, double pair_ns, const aln_near_team_t *team)
 {
-	const int64_t n = f->n, ns = n < NEAR_SAMPLES ? n : NEAR_SAMPLES;
+	const int64_t n = f->n, ns = near_nsamp(n);
+	const int part = team ? team->part : 0, parts = team ? team->parts : 1;
+	if (f->samp_ns > 0 && f->samp_ns == pair_ns) return RK_OK;
+	memset(f->samp, 0, sizeof f->samp);
+	f->samp_ns = 0;
 	int64_t *js = malloc(sizeof *js * (size_t)(n + 1));
 	aln_near_scr_t sc = { 0 };
-	double t = HUGE_VAL;
-	if (js && aln_near_scratch(f, &sc) == RK_OK) {
-		t = 0;
-		for (int64_t m = 0; m < ns; m++) t += near_row_ns(f, ns > 1 ? m * (n - 1) / (ns - 1) : 0, js, &sc, pair_ns);
-		t *= (double)n / (double)(ns ? ns : 1);
-		double put = 0;
-		for (int64_t j = 0; j < n; j++) put += f->apx ? (double)f->k * (fmin(floor((double)f->len[j] / f->k), APX_QMAX) + 1) : (double)f->d + 1;
-		t += put * NEAR_NS_PUT;
-	}
+	if (js && aln_near_scratch(f, &sc) == RK_OK)
+		for (int64_t m = part; m < ns; m += parts) f->samp[m] = near_row_ns(f, near_srow(n, ns, m), js, &sc, pair_ns);
+	else f->samp[ns] = NAN;
 	free(js); free(sc.mark);
-	return t;
+	if (team && team->parts > 1) team->sum(team->ctx, f->samp, ns + 1);
+	if (isnan(f->samp[ns])) return RK_ERES;
+	f->samp_ns = pair_ns;
+	return RK_OK;
+}
+
+/* whether ok holds on every team member (collective) */
+static int near_all_ok(const aln_near_team_t *team, int ok)
+{
+	double bad = !ok;
+	if (team && team->parts > 1) team->sum(team->ctx, &bad, 1);
+	return bad == 0;
+}
+
+/* ns of the whole job under f, from its sample rows and its index entries */
+static double near_sampled(aln_near_t *f, double pair_ns, const aln_near_team_t *team)
+{
+	const int64_t n = f->n, ns = near_nsamp(n);
+	if (near_sample(f, pair_ns, team) != RK_OK) return HUGE_VAL;
+	double t = 0, put = 0;
+	for (int64_t m = 0; m < ns; m++) t += f->samp[m];
+	t *= (double)n / (double)(ns ? ns : 1);
+	for (int64_t j = 0; j < n; j++) put += f->apx ? (double)f->k * (fmin(floor((double)f->len[j] / f->k), APX_QMAX) + 1) : (double)f->d + 1;
+	return t + put * NEAR_NS_PUT;
 }
 
 int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
-                    double par, double est[3])
+                    double par, const aln_near_team_t *team, double est[3])
 {
 	if (!(par >= 1)) par = 1;
 	double L = 0;
@@ -279,19 +306,22 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 	int plan = ALN_NEAR_FULL;
 	double best = est[0];
 	aln_near_t *f = 0;
-	if (floor(L / (double)(d + 1)) >= ALN_NEAR_QMIN && aln_near_build(&f, n, seq, len, d, ALN_NEAR_EXACT) == RK_OK) {
-		est[1] = near_sampled(f, pair_ns) / par;
+	/* a build that failed on one member fails on all: they sample the same plans */
+	if (floor(L / (double)(d + 1)) >= ALN_NEAR_QMIN &&
+	    near_all_ok(team, aln_near_build(&f, n, seq, len, d, ALN_NEAR_EXACT) == RK_OK)) {
+		est[1] = near_sampled(f, pair_ns, team) / par;
 		if (est[1] < best) { best = est[1]; plan = ALN_NEAR_EXACT; *out = f; f = 0; }
-		aln_near_free(f);
 	}
+	aln_near_free(f);
+	f = 0;
 	/* k = d / 2 + 1 (a score of 1 or 2: one piece) lets through most reads that share a
 	 * locus: 5M of 2e8 pairs on ERR127302 at D 9 to 15 against 0.1-1.5M at d / 2 + 2 or 3 */
 	for (int k = (int)(d / 2) + (d > 1 ? 2 : 1), tries = 0; k <= APX_KMAX && tries < NEAR_TRIES && floor(L / k) >= APX_QMIN; k++, tries++) {
 		/* its lookups alone (no entry read, no candidate) cost more than the best: not built */
 		const double q = fmin(floor(L / k), APX_QMAX);
 		if ((double)n * L * (3 * q + 3) * NEAR_NS_PROBE / par >= best) continue;
-		if (aln_near_build(&f, n, seq, len, d, k) != RK_OK) break;
-		const double e = near_sampled(f, pair_ns) / par;
+		if (!near_all_ok(team, aln_near_build(&f, n, seq, len, d, k) == RK_OK)) { aln_near_free(f); f = 0; break; }
+		const double e = near_sampled(f, pair_ns, team) / par;
 		if (e < est[2]) est[2] = e;
 		if (e < best) { best = e; plan = k; aln_near_free(*out); *out = f; f = 0; }
 		aln_near_free(f);
@@ -302,28 +332,18 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 }
 
 
-rk_status_t aln_near_costs(const aln_near_t *f, double pair_ns, double *cost)
+rk_status_t aln_near_costs(aln_near_t *f, double pair_ns, const aln_near_team_t *team, double *cost)
 {
-	const int64_t n = f->n, ns = n < NEAR_SAMPLES ? n : NEAR_SAMPLES;
-	int64_t *js = malloc(sizeof *js * (size_t)(n + 1)), *at = malloc(sizeof *at * (size_t)(ns + 1));
-	double *val = malloc(sizeof *val * (size_t)(ns + 1));
-	aln_near_scr_t sc = { 0 };
-	if (!js || !at || !val || aln_near_scratch(f, &sc) != RK_OK) {
-		free(js); free(at); free(val); free(sc.mark);
-		rk_set_error("out of memory");
-		return RK_ERES;
-	}
+	const int64_t n = f->n, ns = near_nsamp(n);
+	if (near_sample(f, pair_ns, team) != RK_OK) { rk_set_error("out of memory"); return RK_ERES; }
 	/* sample rows (all of them where there are few), and the rows between interpolated */
-	for (int64_t m = 0; m < ns; m++) {
-		at[m] = ns > 1 ? m * (n - 1) / (ns - 1) : 0;
-		val[m] = near_row_ns(f, at[m], js, &sc, pair_ns);
-	}
+	const double *val = f->samp;
 	for (int64_t r = 0, m = 0; r < n; r++) {
-		while (m + 1 < ns && at[m + 1] <= r) m++;
-		if (m + 1 >= ns || at[m + 1] == at[m]) { cost[r] = val[m]; continue; }
-		const double t = (double)(r - at[m]) / (double)(at[m + 1] - at[m]);
+		while (m + 1 < ns && near_srow(n, ns, m + 1) <= r) m++;
+		const int64_t a = near_srow(n, ns, m), b = m + 1 < ns ? near_srow(n, ns, m + 1) : a;
+		if (b == a) { cost[r] = val[m]; continue; }
+		const double t = (double)(r - a) / (double)(b - a);
 		cost[r] = val[m] * (1 - t) + val[m + 1] * t;
 	}
-	free(js); free(at); free(val); free(sc.mark);
 	return RK_OK;
 }

@@ -26,15 +26,25 @@
 
 typedef struct aln_near_s aln_near_t;
 
+/* The processes that share the sampling of aln_near_choose and aln_near_costs: this one is
+ * part of parts; sum(ctx, x, m) adds x[0 .. m) across them in place (every one gets the same
+ * sums). A null team: this process alone. */
+typedef struct {
+	void (*sum)(void *ctx, double *x, int64_t m);
+	void *ctx;
+	int part, parts;
+} aln_near_team_t;
+
 /* The cheapest plan for reads seq[0 .. n) (lengths len) at distance d, when computing a pair
  * costs pair_ns nanoseconds on one thread: ALN_NEAR_FULL (*f = 0), ALN_NEAR_EXACT or k > 0
  * (near_apx.h), with *f its index. Each plan is built and its candidates and index reads
- * counted on sample rows (the same on every rank: no clock). est gets the estimates (ns, one
- * thread) of every pair, exact segments and the best k (HUGE_VAL: not possible). par: 1 where
- * pairs and filter share the same threads (the CPU); where pair_ns is a GPU's whole rate, the
- * host threads the filter runs on, its estimates divided by them. */
+ * counted on sample rows, each team member a share of them (the same result on every one:
+ * no clock). est gets the estimates (ns, one thread) of every pair, exact segments and the
+ * best k (HUGE_VAL: not possible). par: 1 where pairs and filter share the same threads (the
+ * CPU); where pair_ns is a GPU's whole rate, the host threads the filter runs on, its
+ * estimates divided by them. Collective over the team. */
 int aln_near_choose(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
-                    double par, double est[3]);
+                    double par, const aln_near_team_t *team, double est[3]);
 
 /* Index reads seq[0 .. n) (lengths len) for distance d >= 0 with plan kind (ALN_NEAR_EXACT
  * or k > 0). The arrays must outlive the index; free it with aln_near_free. RK_ERES when
@@ -57,8 +67,9 @@ int64_t aln_near_cands(const aln_near_t *f, int64_t i, int64_t *js, aln_near_scr
 rk_status_t aln_near_rows(const aln_near_t *f, int64_t r0, int64_t r1, int n_threads, int64_t **off, int64_t **js);
 
 /* The cost of each row r in [0, n) of the index (pairs j > r), cost[r], in ns: measured on
- * sample rows (candidates and index entries read), interpolated between them. The same on
- * every rank. RK_ERES when out of memory. */
-rk_status_t aln_near_costs(const aln_near_t *f, double pair_ns, double *cost);
+ * sample rows (candidates and index entries read; those aln_near_choose measured at the same
+ * pair_ns are not measured again), interpolated between them. The same on every team member;
+ * collective over the team. RK_ERES when out of memory. */
+rk_status_t aln_near_costs(aln_near_t *f, double pair_ns, const aln_near_team_t *team, double *cost);
 
 #endif

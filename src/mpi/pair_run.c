@@ -85,6 +85,7 @@ typedef struct pair_job_s {
 	int64_t n_items, n_rows, n_split;
 	double *cost;             /* the split's cost of each item */
 	int64_t *bounds;
+	rmpi_pace_t pace;         /* the rounds' split by the ranks' measured paces */
 	pair_blk_t blk[PAIR_NBLK]; /* the block being filled (cur), then the ones computing or done, oldest first */
 	int cur;
 	aln_near_t *near;         /* --all --max-dist: candidates of rows [nq0, nq1): js[noff[q - nq0] ..] */
@@ -100,6 +101,7 @@ typedef struct pair_job_s {
 	rio_buf_t rows;
 	rmpi_pieces_t *pieces;    /* this round's gather */
 	uint64_t flushed;         /* bytes of this round's rows that went to rank 0 before its end */
+	double waited;            /* ... seconds this rank waited for rank 0 to take them */
 	double per_pair, last;    /* bytes of output a pair and pairs in the last round (0: none yet) */
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_dp_all_t *allg;      /* --all on the device: the reads there (pair_all_gpu) */
@@ -116,7 +118,9 @@ static rk_status_t pair_flush(pair_job_t *j)
 	if (j->rows.l < PAIR_CHUNK) return RK_OK;
 	rk_debug("%s: rank %d sends %zu bytes of rows before the end of the round", j->s->meta.mode == RIO_LEV ? "lev" : "lcs",
 	         j->w->rank, (size_t)j->rows.l);
+	const double t = rk_realtime();
 	rk_status_t st = rmpi_pieces_put(j->w, j->pieces, j->rows.s, j->rows.l);
+	if (j->w->rank) j->waited += rk_realtime() - t;  /* waiting for rank 0, not this rank's pace */
 	j->flushed += j->rows.l;
 	j->rows.l = 0;
 	return st;
@@ -274,21 +278,6 @@ static rk_status_t pair_drain(pair_job_t *j, int fmt)
 	return st;
 }
 
-/* Contiguous split of items of cost c[0..n) into parts of equal total: bounds[parts + 1]. */
-static void pair_split(const double *c, int64_t n, int parts, int64_t *bounds)
-{
-	double tot = 0, acc = 0;
-	for (int64_t i = 0; i < n; i++) tot += c[i];
-	int64_t i = 0;
-	bounds[0] = 0;
-	for (int p = 1; p < parts; p++) {
-		double goal = tot * p / parts;
-		while (i < n && acc + c[i] * 0.5 < goal) acc += c[i++];
-		bounds[p] = i;
-	}
-	bounds[parts] = n;
-}
-
 /* read: the outputs checked, the backend chosen, the inputs on every rank, the pairing checked */
 static rk_status_t pair_read(pair_job_t *j)
 {
@@ -327,34 +316,45 @@ static rk_status_t pair_seqs(pair_job_t *j)
 	return RK_OK;
 }
 
+/* the ranks' sampling of the filter (aln_near_team_t): sums of doubles across them */
+static void pair_team_sum(void *ctx, double *x, int64_t m) { rmpi_sum_vec((const rmpi_t *)ctx, x, m); }
+
 /* --all --max-dist: the filter the cost model picks (near.h), or none; with one, a row's cost
- * is its lookups and its candidates, measured on sample rows */
+ * is its lookups and its candidates, measured on sample rows that the ranks share out. Every
+ * rank must reach the same plan and costs (they split the rows by them): the pair's price and
+ * the filter's threads are the ranks' largest, their failures agreed. */
 static rk_status_t pair_near(pair_job_t *j)
 {
+	const rmpi_t *w = j->w;
 	const rmpi_pairs_t *s = j->s;
 	const int64_t n = j->n_items;
-	double L = 0, est[3];
-	if (pair_seqs(j) != RK_OK) return RK_ERES;
+	double L = 0, est[3] = { 0 };
+	rk_status_t st = pair_seqs(j);
+	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	for (int64_t i = 0; i < n; i++) L += (double)j->lens[i];
 	L = n ? L / (double)n : 0;
-	/* a pair on one thread: the banded CPU kernel, or the GPU's batch rate */
-	const double pair_ns = j->be.use_gpu ? PAIR_NS_GPU * L : PAIR_NS_CPU * L * (1 + (double)s->max_dist / 32);
+	/* a pair on one thread: the banded CPU kernel, or the GPU's batch rate; on a GPU rank every
+	 * pair is the device's whole rate and the filter runs on the rank's threads (100,000 x
+	 * 72 bp at D 10 on one H100 and 16 cores took 4.99 s as every pair on the GPU, which the
+	 * one-thread estimate of the pieces, 10.8 s, chose; 1.52 s by the pieces on the CPU) */
+	double x[2] = { j->be.use_gpu ? PAIR_NS_GPU * L : PAIR_NS_CPU * L * (1 + (double)s->max_dist / 32),
+	                j->be.use_gpu ? (double)rmpi_threads(w, s->c) : 1 };
+	rmpi_max_vec(w, x, 2);   /* exact in any order: the same on every rank */
+	const double pair_ns = x[0], par = x[1];
+	const aln_near_team_t team = { pair_team_sum, (void *)w, w->rank, w->size };
 	int plan = rk_tune.near_plan;
-	rk_status_t st = RK_OK;
 	if (plan == ALN_NEAR_FULL) return RK_OK;
-	if (plan) st = aln_near_build(&j->near, n, j->seqs, j->lens, s->max_dist, plan);
-	/* on a GPU rank every pair is the device's whole rate, the filter runs on the rank's
-	 * threads: 100,000 x 72 bp at D 10 on one H100 and 16 cores took 4.99 s as every pair on
-	 * the GPU, which the one-thread estimate of the pieces (10.8 s) chose, 1.52 s by the pieces
-	 * on the CPU */
-	else plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns,
-	                            j->be.use_gpu ? (double)rmpi_threads(j->w, s->c) : 1, est);
-	if (!rk_tune.near_plan && j->w->rank == 0)
+	if (plan) {
+		if ((st = aln_near_build(&j->near, n, j->seqs, j->lens, s->max_dist, plan)) != RK_OK) rk_err("%s", rk_error());
+		if ((st = rmpi_agree(w, st)) != RK_OK) return st;
+	} else
+		plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns, par, &team, est);
+	if (!rk_tune.near_plan && w->rank == 0)
 		rk_info("lev --all --max-dist %lld: estimates: every pair %.3g s, exact segments %.3g s, approximate pieces %.3g s: %s (%d)",
 		        (long long)s->max_dist, est[0] * 1e-9, est[1] * 1e-9, est[2] * 1e-9,
 		        plan == ALN_NEAR_FULL ? "every pair" : plan == ALN_NEAR_EXACT ? "exact segments" : "approximate pieces", plan);
-	if (!st && j->near) st = aln_near_costs(j->near, pair_ns, j->cost);
-	if (st) rk_err("%s", rk_error());
+	/* a failure here is every rank's (the sampled sums carry it) */
+	if (j->near && (st = aln_near_costs(j->near, pair_ns, &team, j->cost)) != RK_OK) rk_err("%s", rk_error());
 	return st;
 }
 
@@ -367,7 +367,7 @@ static rk_status_t pair_distribute(pair_job_t *j)
 	rk_status_t st = RK_OK;
 	j->cost = malloc(sizeof *j->cost * (size_t)(n + 1));
 	j->bounds = malloc(sizeof *j->bounds * ((size_t)j->w->size + 1));
-	if (!j->cost || !j->bounds) { rk_err("out of memory"); st = RK_ERES; }
+	if (!j->cost || !j->bounds || rmpi_pace_init(j->w, &j->pace) != RK_OK) { rk_err("out of memory"); st = RK_ERES; }
 	else if (s->all && s->max_dist >= 0 && !rk_tune.all_nofilter && (st = pair_near(j)) != RK_OK) {
 		/* logged */
 	} else if (s->all) {
@@ -636,12 +636,16 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
 		while (r1 < q1 && got + pair_weight(j, r1) <= goal);
 		rk_debug("%s: a round of items %lld-%lld, up to %.0f pairs", j->s->meta.mode == RIO_LEV ? "lev" : "lcs",
 		         (long long)q0 + 1, (long long)r1, got);
-		pair_split(j->cost + q0, r1 - q0, w->size, j->bounds);
+		rmpi_pace_split(&j->pace, j->cost + q0, r1 - q0, j->bounds);
 		rmpi_pieces_t pieces = { pair_take, &j->g, RK_OK };
 		j->pieces = &pieces;
 		j->rows.l = 0;
 		j->flushed = 0;
-		st = pair_compute(j, q0 + j->bounds[w->rank], q0 + j->bounds[w->rank + 1]);
+		j->waited = 0;
+		const int64_t m0 = q0 + j->bounds[w->rank], m1 = q0 + j->bounds[w->rank + 1];
+		const double tc = rk_realtime();
+		st = pair_compute(j, m0, m1);
+		const double dt = rk_realtime() - tc - j->waited;
 		rmpi_clock_lap(&j->clk, RMPI_COMPUTE);
 		const double bytes = (double)(j->rows.l + j->flushed);
 		st = rmpi_pieces_end(w, &pieces, j->rows.s, j->rows.l, st);
@@ -650,7 +654,9 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
 		for (int64_t q = q0; q < r1; q++) j->done_cost += j->cost[q];
 		rk_progress(&j->prog, j->done_cost);
 		if (st) return st;
-		const double all = rmpi_sum(w, bytes);   /* every rank sizes the next round alike */
+		double mine = 0;
+		for (int64_t q = m0; q < m1; q++) mine += j->cost[q];
+		const double all = rmpi_pace_round(w, &j->pace, mine, dt, bytes);   /* every rank sizes and splits the next round alike */
 		if (got > 0) {
 			j->per_pair = all > 0 ? all / got : 1;
 			j->last = got;
@@ -727,7 +733,7 @@ static void pair_job_free(pair_job_t *j)
 {
 	if (j->out_open) rio_out_abort(&j->out);
 	rio_buf_free(&j->rows);
-	free(j->bounds); free(j->cost); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
+	free(j->bounds); free(j->cost); rmpi_pace_free(&j->pace); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
 	aln_near_free(j->near);
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_dp_all_close(j->allg);

@@ -81,6 +81,10 @@ void rmpi_recv_idle(const rmpi_t *w, void *buf, size_t n, int from, int tag);
 
 /* Collective: the sum of x over the ranks, on every rank. */
 double rmpi_sum(const rmpi_t *w, double x);
+/* Collective: x[0 .. m) replaced by its sums (its largest values) over the ranks, on every
+ * rank. A sum is the same on every rank only where it is exact (one rank's value and zeroes). */
+void rmpi_sum_vec(const rmpi_t *w, double *x, int64_t m);
+void rmpi_max_vec(const rmpi_t *w, double *x, int64_t m);
 
 /* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
@@ -128,6 +132,28 @@ void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64
 
 /* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost. */
 void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds);
+
+/* ---- paces (pace.c): rounds of work split by what each rank measured, so a slower rank
+ * (a busier core, a CPU rank among GPU ranks) gets less. The split never changes a result,
+ * only who computes what; every rank gets the same numbers and so the same split. ---- */
+typedef struct {
+	int n;                  /* ranks */
+	double *cost, *sec;     /* each rank's cost done and seconds taken, all rounds so far */
+	double *wt;             /* its share of the next round: cost a second (1 until measured) */
+	double *all;            /* the allgather's room */
+} rmpi_pace_t;
+/* all 1; free with rmpi_pace_free. RK_ERES when out of memory. */
+rk_status_t rmpi_pace_init(const rmpi_t *w, rmpi_pace_t *p);
+void rmpi_pace_free(rmpi_pace_t *p);
+/* items of cost c[0 .. n), contiguous, rank r's share in proportion to its pace: bounds[n_ranks + 1] */
+void rmpi_pace_split(const rmpi_pace_t *p, const double *c, int64_t n, int64_t *bounds);
+/* Collective, after a round: this rank's cost done, seconds and a number x to sum; returns the
+ * sum of x over the ranks. */
+double rmpi_pace_round(const rmpi_t *w, rmpi_pace_t *p, double cost, double sec, double x);
+/* The same from the ranks' triples all[3 r .. 3 r + 2] (rmpi_pace_round's allgather): the
+ * weights are each rank's cost a second over all rounds once every rank has been timed for
+ * 20 ms, within 16x of the fastest. */
+double rmpi_pace_add(rmpi_pace_t *p, const double *all);
 
 /* ---- one copy per node (shm.c): data every rank of a node reads, held once by the node in
  * an MPI-3 shared-memory window (MPI_Win_allocate_shared on MPI_COMM_TYPE_SHARED). A rank
