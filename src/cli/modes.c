@@ -234,6 +234,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (gpu_ranks > 0 && rank_hint >= gpu_ranks) warm = 0;
 	const int hint = warm ? rmpi_local_rank_hint() : -1;
 	const double t_main = rk_realtime();
+	if (want_gpu) rgpu_before_cuda();
 	if (hint >= 0 && !peers) rgpu_visible_own(hint);
 	if (hint >= 0) rgpu_warm_start(hint);
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }

@@ -69,6 +69,8 @@ int rgpu_node_devices(void);
 int rgpu_visible_own(int local_rank);
 /* What rgpu_visible_own kept (-1: every device is visible). */
 int rgpu_visible_index(void);
+/* Before any CUDA call: the process's CUDA settings (its device's work queues). */
+void rgpu_before_cuda(void);
 #else
 static inline int rgpu_device_count(void) { return 0; }
 static inline rk_status_t rgpu_device_name(int dev, char *buf, int len)
@@ -89,6 +91,7 @@ static inline int rgpu_node_devices(void) { return 0; }
 static inline int rgpu_context_made(void) { return 0; }
 static inline int rgpu_visible_own(int local_rank) { (void)local_rank; return -1; }
 static inline int rgpu_visible_index(void) { return -1; }
+static inline void rgpu_before_cuda(void) {}
 #endif
 
 #ifdef __cplusplus
