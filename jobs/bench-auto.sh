@@ -58,6 +58,7 @@ lev)
 	$G 1 3000000 -1 8 "$tmp/a3r.fa" "$tmp/b3r.fa"; row "lev 3 Mb random pair" lev "$tmp/a3r.fa" "$tmp/b3r.fa"
 	$G 10000 150 5 5 "$tmp/p10a.fa" "$tmp/p10b.fa"; row "lev 10k pairs 150 bp 5%" lev "$tmp/p10a.fa" "$tmp/p10b.fa"
 	$G 1000000 150 5 3 "$tmp/sa.fa" "$tmp/sb.fa"; row "lev 1M pairs 150 bp 5%" lev "$tmp/sa.fa" "$tmp/sb.fa"
+	row "lev --path 1M pairs 150 bp 5%" lev "$tmp/sa.fa" "$tmp/sb.fa" --path
 	row "lev --all 10k x 150 --max-dist 10" lev --all "$tmp/p10a.fa" --max-dist 10
 	RKTLCS_ALL_NOFILTER=1 row "lev --all 10k x 150, every pair" lev --all "$tmp/p10a.fa" --max-dist 10
 	zcat "$data/ERR127302_1_subset.fastq.gz" > "$tmp/err.fq"; row "lev --all ERR127302 --max-dist 4" lev --all "$tmp/err.fq" --max-dist 4 ;;
@@ -68,6 +69,7 @@ lcs)
 	row "lcs 100 kb random pair" lcs "$tmp/a100.fa" "$tmp/b100.fa"
 	row "lcs 1 Mb random pair" lcs "$tmp/a1r.fa" "$tmp/b1r.fa"
 	row "lcs --path --seq 1 Mb random pair" lcs "$tmp/a1r.fa" "$tmp/b1r.fa" --path --seq
-	row "lcs 1M pairs 150 bp 5%" lcs "$tmp/sa.fa" "$tmp/sb.fa" ;;
+	row "lcs 1M pairs 150 bp 5%" lcs "$tmp/sa.fa" "$tmp/sb.fa"
+	row "lcs --path 1M pairs 150 bp 5%" lcs "$tmp/sa.fa" "$tmp/sb.fa" --path ;;
 esac; done
 rm -rf "$tmp"

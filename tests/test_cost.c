@@ -55,6 +55,29 @@ int main(void)
 		rmpi_cost_t small = { RMPI_W_DP_LONG, 1e10, 0, 2e5, 2e5, 64 };   /* 100 kb random: the CPU */
 		CHECK(!rmpi_cost_pick(&small, &ref, 0.3, &tg, &tc), "100 kb random pair, 64 threads: gpu %g cpu %g", tg, tc);
 	}
+	/* the weights: 1M pairs of 150 bp with paths on a 16-core H100 host are the CPU's, lcs
+	 * like lev (measured: lcs --path CPU 0.46 s wall, GPU 0.79-0.93 s; before the weights by
+	 * kind, auto took the GPU, estimating the CPU at 2.05 s); a long pair's lcs --path still
+	 * weighs the CPU's Hirschberg: the 1 Mb random pair goes to the GPU */
+	{
+		rmpi_rates_t ref;
+		rmpi_rates_for(RMPI_W_DP_PAIRS, "NVIDIA H100 80GB HBM3", 512, &ref);
+		for (int lcs = 0; lcs < 2; lcs++) {
+			rmpi_cost_t m = { RMPI_W_DP_PAIRS, 2.25e10, 1e6, 3e8, 300, 16 };
+			rmpi_cost_weights(&m, lcs, 1);
+			CHECK(!rmpi_cost_pick(&m, &ref, 0.3, &tg, &tc) && tc < 1, "%s --path, 1M pairs of 150 bp, 16 threads: gpu %g cpu %g",
+			      lcs ? "lcs" : "lev", tg, tc);
+			double tcv;
+			rmpi_cost_t v = m;
+			rmpi_cost_weights(&v, lcs, 0);
+			rmpi_cost_pick(&v, &ref, 0.3, &tg, &tcv);
+			CHECK(tcv < tc && tc < 2.5 * tcv, "%s pairs: --path %g s against the value %g s on the CPU", lcs ? "lcs" : "lev", tc, tcv);
+		}
+		rmpi_rates_for(RMPI_W_DP_LONG, "NVIDIA H100 80GB HBM3", 512, &ref);
+		rmpi_cost_t mb = { RMPI_W_DP_LONG, 1e12, 0, 2e6, 2e6, 64 };
+		rmpi_cost_weights(&mb, 1, 1);
+		CHECK(mb.cpu_x > 5 && rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "lcs --path, 1 Mb random pair: gpu %g cpu %g", tg, tc);
+	}
 	/* the reference rates: the GPU's fixed cost is in every estimate, none is negative, and an
 	 * unknown or older device is slower than the reference */
 	for (int k = 0; k < RMPI_W_KINDS; k++) {

@@ -123,6 +123,8 @@ typedef struct {
 	int64_t s, n;
 	int64_t ncode, ncs, nops, nedge;   /* bytes of codes, words of column stores, ops, edge words */
 	int ncmax, any_path;
+	double t_pack;       /* -v: seconds packing its codes */
+	size_t hcodes_cap;   /* hcodes is pinned (rgpu_pinned_get), of this size; 0: malloc'ed */
 	dpg_pair_t *hd;
 	int64_t *hval, *hopsoff, *hpidx, *hcoff;
 	int32_t *hnops;
@@ -138,7 +140,9 @@ typedef struct {
 
 static void chunk_free(bchunk_t *c)
 {
-	free(c->hd); free(c->hval); free(c->hnops); free(c->hopsoff); free(c->hdst); free(c->hpidx); free(c->hcoff); free(c->hcodes);
+	if (c->hcodes_cap) rgpu_pinned_put(c->hcodes, c->hcodes_cap);
+	else free(c->hcodes);
+	free(c->hd); free(c->hval); free(c->hnops); free(c->hopsoff); free(c->hdst); free(c->hpidx); free(c->hcoff);
 	free(c->hops); free(c->hedge);
 	memset(c, 0, sizeof *c);
 }
@@ -242,9 +246,12 @@ static rk_status_t chunk_run(dctx_t *X, bchunk_t *c, const bsrc_t *src, int cls)
 	const int64_t n = c->n;
 	rk_status_t st = RK_OK;
 	if (!resident) {
-		c->hcodes = (uint8_t *)malloc((size_t)(c->ncode ? c->ncode : 1));
+		c->hcodes = (uint8_t *)rgpu_pinned_get((size_t)c->ncode, &c->hcodes_cap);
+		if (!c->hcodes) c->hcodes = (uint8_t *)malloc((size_t)(c->ncode ? c->ncode : 1));
 		if (!c->hcodes) { rk_set_error("out of memory packing %lld pairs", (long long)n); return RK_ERES; }
+		const double t = rk_realtime();
 		dpg_pack_many(src->p, c->hpidx, n, c->hcoff, c->hcodes, 0, X->threads);
+		c->t_pack = rk_realtime() - t;
 		CUDA_CHECK(cudaMemcpyAsync(c->dcodes, c->hcodes, (size_t)c->ncode, cudaMemcpyHostToDevice, X->rt.st));
 	}
 	CUDA_CHECK(cudaMemcpyAsync(c->dd, c->hd, sizeof *c->hd * (size_t)n, cudaMemcpyHostToDevice, X->rt.st));
@@ -310,7 +317,10 @@ rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *src, con
 	uint64_t cap = 0;
 	dbuf_t arena = { 0, 0 };
 	rk_status_t st;
+	const double t0 = rk_realtime();
+	double t_up = 0, t_res = 0, t_pack = 0;   /* -v: where a batch's host time goes */
 	if ((st = arena_size(X, jobs, m, resident, what, &cap)) || (st = dalloc(X, &arena, cap, what))) return st;
+	const double t_alloc = rk_realtime() - t0;
 	bchunk_t c;
 	memset(&c, 0, sizeof c);
 	rk_progress_t prog;
@@ -318,9 +328,13 @@ rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *src, con
 	if (show) rk_progress_start(&prog, mode == DPG_LEV ? "lev: GPU pairs" : "lcs: GPU pairs", (double)m);
 	for (int64_t s = 0; s < m;) {
 		chunk_jobs(&c, jobs, s, m, mode, resident, cap);
+		const double t1 = rk_realtime();
 		if ((st = chunk_pairs(&c, jobs, mode, resident)) || (st = chunk_place(&c, arena.p, cap, mode)) ||
-		    (st = chunk_run(X, &c, src, jobs[s].cls)) || (st = chunk_results(X, &c, jobs)))
+		    (st = chunk_run(X, &c, src, jobs[s].cls)))
 			break;
+		const double t2 = rk_realtime();
+		if ((st = chunk_results(X, &c, jobs))) break;
+		t_up += t2 - t1; t_res += rk_realtime() - t2; t_pack += c.t_pack;
 		if (X->sp) X->sp->n_ichunk++;
 		s += c.n;
 		chunk_free(&c);
@@ -328,6 +342,9 @@ rk_status_t run_batch(dctx_t *X, bjob_t *jobs, int64_t m, const bsrc_t *src, con
 	}
 	if (show) rk_progress_end(&prog);
 	chunk_free(&c);
+	const double t3 = rk_realtime();
 	dfree(X, &arena);
+	rk_debug("gpu batch of %lld: arena %.1f ms, chunks up, run and back %.1f ms (packing %.1f), results %.1f ms, arena freed %.1f ms", (long long)m,
+	         1e3 * t_alloc, 1e3 * t_up, 1e3 * t_pack, 1e3 * t_res, 1e3 * (rk_realtime() - t3));
 	return st;
 }

@@ -81,7 +81,9 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 		nc = (int *)malloc(sizeof(int) * (size_t)nj);
 		jobs = (bjob_t *)calloc((size_t)nj, sizeof(bjob_t));
 		if (!nc || !jobs) { st = RK_ERES; rk_set_error("out of memory for %lld pairs", (long long)nj); goto done; }
+		const double t_nc0 = rk_realtime();
 		dpg_nc_many(p, idx, nj, X.threads, nc);
+		const double t_nc = rk_realtime() - t_nc0;
 		int64_t m = 0;
 		for (int64_t q = 0; q < nj; q++) {
 			const int64_t i = idx[q];
@@ -101,8 +103,11 @@ extern "C" rk_status_t rgpu_dp_batch(int mode, int64_t k, const aln_pair_t *p, i
 			}
 			m++;
 		}
+		const double t_s0 = rk_realtime();
 		if ((st = sort_jobs(jobs, m))) goto done;
 		t_sort = rk_realtime() - t0;
+		rk_debug("gpu %s: symbols counted in %.1f ms, jobs sorted in %.1f ms", mode == DPG_LEV ? "lev" : "lcs", 1e3 * t_nc,
+		         1e3 * (rk_realtime() - t_s0));
 		bsrc_t bs;
 		bs.p = p;
 		bs.dcodes = 0;

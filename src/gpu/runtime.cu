@@ -150,3 +150,53 @@ rk_status_t rgpu_rt_timed(rgpu_rt_t *rt, rgpu_launch_f launch, const void *arg)
 	if (rt->stats) { rt->stats->kernel_s += ms / 1e3; rt->stats->n_launch++; }
 	return RK_OK;
 }
+
+/* ---- pinned host buffers kept for the next call (rgpu_rt.h) ---- */
+#define RGPU_PIN_SLOTS 4            /* two blocks in flight, each a chunk or two */
+#define RGPU_PIN_ROUND (16ull << 20)
+static pthread_mutex_t rgpu_pin_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct { void *p; size_t cap; } rgpu_pin[RGPU_PIN_SLOTS];
+
+void *rgpu_pinned_get(size_t n, size_t *cap)
+{
+	*cap = 0;
+	if (n == 0 || n > RGPU_PIN_MAX) return 0;
+	void *p = 0;
+	size_t c = 0;
+	pthread_mutex_lock(&rgpu_pin_mu);
+	int best = -1;
+	for (int i = 0; i < RGPU_PIN_SLOTS; i++)
+		if (rgpu_pin[i].p && rgpu_pin[i].cap >= n && (best < 0 || rgpu_pin[i].cap < rgpu_pin[best].cap)) best = i;
+	if (best >= 0) {
+		p = rgpu_pin[best].p; c = rgpu_pin[best].cap;
+		rgpu_pin[best].p = 0; rgpu_pin[best].cap = 0;
+	}
+	pthread_mutex_unlock(&rgpu_pin_mu);
+	if (!p) {
+		c = (n + RGPU_PIN_ROUND - 1) / RGPU_PIN_ROUND * RGPU_PIN_ROUND;
+		if (cudaMallocHost(&p, c) != cudaSuccess) {
+			cudaGetLastError();   /* not sticky: the caller's malloc takes over */
+			return 0;
+		}
+	}
+	*cap = c;
+	return p;
+}
+
+void rgpu_pinned_put(void *p, size_t cap)
+{
+	if (!p) return;
+	pthread_mutex_lock(&rgpu_pin_mu);
+	int at = -1;   /* an empty slot, else the smallest smaller than this one */
+	for (int i = 0; i < RGPU_PIN_SLOTS && at < 0; i++)
+		if (!rgpu_pin[i].p) at = i;
+	for (int i = 0; i < RGPU_PIN_SLOTS && at < 0; i++)
+		if (rgpu_pin[i].cap < cap && (at < 0 || rgpu_pin[i].cap < rgpu_pin[at].cap)) at = i;
+	void *drop = p;
+	if (at >= 0) {
+		drop = rgpu_pin[at].p;
+		rgpu_pin[at].p = p; rgpu_pin[at].cap = cap;
+	}
+	pthread_mutex_unlock(&rgpu_pin_mu);
+	if (drop) cudaFreeHost(drop);   /* unchecked: nothing left to report it to */
+}

@@ -329,6 +329,7 @@ static rk_status_t pair_near(pair_job_t *j)
 	const rmpi_pairs_t *s = j->s;
 	const int64_t n = j->n_items;
 	double L = 0, est[3] = { 0 };
+	const double t_near = rk_realtime();
 	rk_status_t st = pair_seqs(j);
 	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	for (int64_t i = 0; i < n; i++) L += (double)j->lens[i];
@@ -349,12 +350,14 @@ static rk_status_t pair_near(pair_job_t *j)
 		if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	} else
 		plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns, par, &team, est);
+	const double t_plan = rk_realtime();
 	if (!rk_tune.near_plan && w->rank == 0)
 		rk_info("lev --all --max-dist %lld: estimates: every pair %.3g s, exact segments %.3g s, approximate pieces %.3g s: %s (%d)",
 		        (long long)s->max_dist, est[0] * 1e-9, est[1] * 1e-9, est[2] * 1e-9,
 		        plan == ALN_NEAR_FULL ? "every pair" : plan == ALN_NEAR_EXACT ? "exact segments" : "approximate pieces", plan);
 	/* a failure here is every rank's (the sampled sums carry it) */
 	if (j->near && (st = aln_near_costs(j->near, pair_ns, &team, j->cost)) != RK_OK) rk_err("%s", rk_error());
+	rk_debug("lev --all --max-dist: rank %d: plan %.3f s, row costs %.3f s", w->rank, t_plan - t_near, rk_realtime() - t_plan);
 	return st;
 }
 
