@@ -52,5 +52,32 @@ for np in 1 3; do
 done
 both "rand, --max-dist 40 -k 60" RKTLCS_ALL_NOFILTER=1 "$tmp/rand.fa" --max-dist 40 -k 60
 both "rand, --device-memory 64K (the general path)" RKTLCS_ALL_NOFILTER=1 "$tmp/rand.fa" --max-dist 10 --device-memory 64K
+# pairs (A[i] against B[i]) and the --max-dist filter's candidates: valued from the reads
+# uploaded once (dpg_two.cu) where every read is 1-320 bases, said by -v; packed per block
+# where one is longer (wide) or a path is wanted; equal to the CPU either way
+pairs() {  # label, expect (indices|packed), mode, files and args...
+	local lab=$1 want=$2 mode=$3; shift 3
+	export RKTLCS_NEAR_PLAN="${RKTLCS_NEAR_PLAN:-}"   # set for mpirun's -x; empty: the cost model's plan
+	local run=(); [ "${NP:-1}" -gt 1 ] && run=("$mpiexec" --oversubscribe -np $NP -x RKTLCS_NEAR_PLAN)
+	"${run[@]}" "$cli" $mode "$@" --backend cpu -o "$tmp/cpu.out" -q || { bad "$lab: cpu run failed"; return; }
+	"${run[@]}" "$cli" $mode "$@" --backend gpu -v -o "$tmp/gpu.out" 2> "$tmp/gpu.err" || { bad "$lab: gpu run failed: $(tail -2 "$tmp/gpu.err")"; return; }
+	local got=packed; grep -q 'blocks go up as indices' "$tmp/gpu.err" && got=indices
+	if ! cmp -s "$tmp/cpu.out" "$tmp/gpu.out"; then bad "$lab: gpu output differs from cpu"; diff "$tmp/cpu.out" "$tmp/gpu.out" | head -5
+	elif [ $got != $want ]; then bad "$lab: the reads were $got, $want expected"
+	else ok "$lab ($got): $(grep -vc '^#' "$tmp/gpu.out") lines"; fi
+}
+gen 400 60 320 6 > "$tmp/randb.fa"
+head -1 "$tmp/rand.fa" > "$tmp/one.fa"; sed -n 2p "$tmp/rand.fa" >> "$tmp/one.fa"
+for np in 1 3; do
+	for m in lev lcs; do
+		NP=$np pairs "np $np $m pairs" indices $m "$tmp/rand.fa" "$tmp/randb.fa"
+		NP=$np pairs "np $np $m one against many" indices $m "$tmp/one.fa" "$tmp/randb.fa"
+	done
+	NP=$np pairs "np $np lev pairs -k 15 JSON" indices lev "$tmp/rand.fa" "$tmp/randb.fa" -k 15 --format json
+	RKTLCS_NEAR_PLAN=exact NP=$np pairs "np $np lev --all --max-dist 3, exact segments (candidates)" indices lev --all "$tmp/rand.fa" --max-dist 3
+done
+pairs "lev pairs, a read of 4096" packed lev "$tmp/wide.fa" "$tmp/wide.fa"
+pairs "lcs pairs --path" packed lcs "$tmp/rand.fa" "$tmp/randb.fa" --path
+pairs "lev pairs, --device-memory 64K" packed lev "$tmp/rand.fa" "$tmp/randb.fa" --device-memory 64K
 echo "gpu_all: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1035,6 +1035,102 @@ static void sec_all(int64_t n)
 	sect_end();
 }
 
+/* pairs by index into two sets on the device (dpg_two.cu) against the CPU: B given or B = A
+ * (sb NULL), launches of cap pairs, indices at random with repeats, lev with and without k */
+static void two_check(char **sa, int64_t *la, int64_t na, char **sb, int64_t *lb, int64_t nb, int64_t cap, const char *what)
+{
+	char **Bs = sb ? sb : sa;
+	int64_t *Bl = sb ? lb : la;
+	const int64_t Bn = sb ? nb : na, m = 3 * (na > Bn ? na : Bn) + 7;
+	int64_t *ai = malloc(sizeof *ai * (size_t)m), *bi = malloc(sizeof *bi * (size_t)m), *v = malloc(sizeof *v * (size_t)m);
+	for (int64_t q = 0; q < m; q++) { ai[q] = tu_range(0, na - 1); bi[q] = tu_range(0, Bn - 1); }
+	for (int lcs = 0; lcs < 2; lcs++) {
+		rgpu_dp_two_t *h = 0;
+		rgpu_stats_t st;
+		n_checks++;
+		CHECK(rgpu_dp_two_open(lcs, &G0, (const char *const *)sa, la, na, sb ? (const char *const *)sb : 0, lb, nb, cap, &h, &st) == RK_OK && h,
+		      "%s: open: %s", what, rk_error());
+		if (!h) continue;
+		for (int64_t k = -1; k <= 5; k += 3) {
+			if (lcs && k >= 0) continue;
+			n_checks++;
+			CHECK(rgpu_dp_two_vals(h, k, ai, bi, m, v, &st) == RK_OK, "%s: vals: %s", what, rk_error());
+			int64_t bad = 0;
+			for (int64_t q = 0; q < m; q++) {
+				int64_t c;
+				const char *x = sa[ai[q]], *y = Bs[bi[q]];
+				if (lcs) {
+					lcs_opt_t o;
+					lcs_opt_init(&o);
+					lcs_pair(&o, x, la[ai[q]], y, Bl[bi[q]], &c, 0);
+				} else {
+					lev_opt_t o;
+					lev_opt_init(&o);
+					o.k = k;
+					lev_pair(&o, x, la[ai[q]], y, Bl[bi[q]], &c, 0);
+				}
+				if (c != v[q] && bad++ < 3)
+					CHECK(0, "%s (%s, k %lld, cap %lld): pair %lld (%lld x %lld, %lld x %lld bp): cpu %lld, gpu %lld", what, lcs ? "lcs" : "lev",
+					      (long long)k, (long long)cap, (long long)q, (long long)ai[q], (long long)bi[q], (long long)la[ai[q]],
+					      (long long)Bl[bi[q]], (long long)c, (long long)v[q]);
+			}
+		}
+		rgpu_dp_two_close(h);
+	}
+	free(ai); free(bi); free(v);
+}
+
+static void two_reads(char **seq, int64_t *len, int64_t n, int64_t lo, int64_t hi)
+{
+	for (int64_t i = 0; i < n; i++) {
+		const int64_t l = tu_range(0, 9) == 0 ? tu_range(1, 3) : tu_range(lo, hi);
+		seq[i] = malloc((size_t)(2 * l + 1200));
+		const int64_t src = i ? tu_range(0, i - 1) : 0;
+		const int r = (int)tu_range(0, 5);
+		if (i && r == 0) { len[i] = len[src]; memcpy(seq[i], seq[src], (size_t)len[src] + 1); }
+		else if (i && r == 1) len[i] = dt_mutate(seq[src], len[src], seq[i], (int)tu_range(0, 3), (int)tu_range(1, 6), 4, 3);
+		else { len[i] = l; dt_random(seq[i], l, 4, i % 3 ? 0 : 10); }
+		if (len[i] < 1) { len[i] = 1; seq[i][0] = 'A'; seq[i][1] = 0; }
+		if (len[i] > 320) { len[i] = 320; seq[i][320] = 0; }   /* the longest the path takes */
+	}
+}
+
+static void sec_two(int64_t n)
+{
+	sect_begin("pairs by index from reads on the device");
+	const int64_t nb = n / 2 + 1;
+	char **sa = calloc((size_t)n, sizeof *sa), **sb = calloc((size_t)nb, sizeof *sb);
+	int64_t *la = calloc((size_t)n, sizeof *la), *lb = calloc((size_t)nb, sizeof *lb);
+	two_reads(sa, la, n, emu ? 20 : 100, emu ? 120 : 300);
+	two_reads(sb, lb, nb, emu ? 10 : 50, emu ? 140 : 300);
+	static const int64_t caps[] = { 7, 64, 1 << 17 };
+	for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+		two_check(sa, la, n, sb, lb, nb, caps[c], "A against B");
+		two_check(sa, la, n, 0, 0, 0, caps[c], "A against A");
+	}
+	two_check(sa, la, 1, sb, lb, nb, 64, "one read against many");
+	/* a read of 320 bases (the longest taken) and one of 255 bytes (every byte but 0) */
+	free(sa[3]); sa[3] = malloc(321); dt_random(sa[3], 320, 4, 5); la[3] = 320;
+	free(sb[1]); sb[1] = malloc(256); for (int c = 1; c < 256; c++) sb[1][c - 1] = (char)c; sb[1][255] = 0; lb[1] = 255;
+	two_check(sa, la, n, sb, lb, nb, 64, "a read of 320 and one of 255 bytes");
+	/* declined: an empty read, a read over 320 bases (the caller packs per block) */
+	rgpu_dp_two_t *h = (rgpu_dp_two_t *)1;
+	rgpu_stats_t st;
+	const int64_t keep = lb[2];
+	lb[2] = 0;
+	n_checks++;
+	CHECK(rgpu_dp_two_open(0, &G0, (const char *const *)sa, la, n, (const char *const *)sb, lb, nb, 64, &h, &st) == RK_OK && !h, "an empty read: not declined");
+	lb[2] = keep;
+	free(sa[3]); sa[3] = malloc(322); dt_random(sa[3], 321, 4, 0); la[3] = 321;
+	h = (rgpu_dp_two_t *)1;
+	n_checks++;
+	CHECK(rgpu_dp_two_open(1, &G0, (const char *const *)sa, la, n, 0, 0, 0, 64, &h, &st) == RK_OK && !h, "a read of 321: not declined");
+	for (int64_t i = 0; i < n; i++) free(sa[i]);
+	for (int64_t i = 0; i < nb; i++) free(sb[i]);
+	free(sa); free(sb); free(la); free(lb);
+	sect_end();
+}
+
 static double last_total;   /* time_pair's whole call: texts up, kernels, the meeting's walk */
 static int64_t last_meet;   /* ... and its meetings */
 static double time_pair(int lcs, int64_t L, int div, int paths, uint64_t *bytes)
@@ -1258,6 +1354,7 @@ int main(int argc, char **argv)
 	if (want("group")) sec_group(emu ? 30 : 200);
 	if (want("long")) sec_long();
 	if (want("all")) sec_all(emu ? 40 : 300);
+	if (want("two")) sec_two(emu ? 40 : 300);
 	if (!emu && want("timings")) sec_timings();
 	fprintf(stderr, "test_gpu_dp: %lld checks in %.1f s\n", (long long)n_checks, rk_realtime() - t0);
 	return tu_done("test_gpu_dp");

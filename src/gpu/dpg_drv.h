@@ -11,6 +11,7 @@
  *   dpg_slab.cu    the band, slab and half of a pair split over ranks (rgpu_dp_band / _slab / _half)
  *   dpg_all.cu     every pair of one set of reads (lev --all): reads up once, pairs enumerated,
  *                  valued and filtered on the device (rgpu_dp_all_*)
+ *   dpg_two.cu     pairs by index into two sets of reads: reads up once, values (rgpu_dp_two_*)
  * The kernels and their launches are dpg_kernel.cu (dpg_kern.h), the host-side helpers
  * (codes, crossings, edges) dpg_host.c. Every device operation of a call goes to the stream
  * of its context (rgpu_rt_t). */

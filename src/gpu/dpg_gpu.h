@@ -93,6 +93,20 @@ rk_status_t rgpu_dp_all_open(int mode, const rgpu_opt_t *g, const char *const *s
 rk_status_t rgpu_dp_all_rows(rgpu_dp_all_t *h, int64_t k, int64_t max_dist, int64_t r0, int64_t r1, rgpu_dp_hit_t **hits,
                              int64_t *nhits);
 void rgpu_dp_all_close(rgpu_dp_all_t *h);
+
+/* Pairs by index into two read sets, valued from the reads uploaded once (dpg_two.cu): lev
+ * and lcs values, no path. rgpu_dp_two_open uploads A (sa, la, na) and B (sb, lb, nb; sb NULL:
+ * B is A) for launches of up to cap pairs; *h NULL (RK_OK) when they do not suit: an empty
+ * read, one over 320 bases, or too little device memory; the caller then values its pairs
+ * with rgpu_dp_batch. The arrays may go after the call. rgpu_dp_two_vals: val[q] of A[ai[q]]
+ * against B[bi[q]] (lev: -1 above k when k >= 0); one call at a time per handle (it locks), from
+ * any thread; sp gets its kernel time. rgpu_dp_two_close frees the handle. */
+typedef struct rgpu_dp_two_s rgpu_dp_two_t;
+rk_status_t rgpu_dp_two_open(int mode, const rgpu_opt_t *g, const char *const *sa, const int64_t *la, int64_t na,
+                             const char *const *sb, const int64_t *lb, int64_t nb, int64_t cap, rgpu_dp_two_t **h, rgpu_stats_t *st);
+rk_status_t rgpu_dp_two_vals(rgpu_dp_two_t *h, int64_t k, const int64_t *ai, const int64_t *bi, int64_t n, int64_t *val,
+                             rgpu_stats_t *sp);
+void rgpu_dp_two_close(rgpu_dp_two_t *h);
 #endif
 
 #ifdef __cplusplus

@@ -55,6 +55,26 @@ void dpg_encode_many(const uint8_t map[256], const char *const *seqs, const int6
 	for (int64_t i = 0; i < n; i++) dpg_encode(map, seqs[i], lens[i], 0, buf + off[i]);
 }
 
+void dpg_encode_at(const uint8_t map[256], const char *const *seqs, const int64_t *lens, const int64_t *off, int64_t n, int64_t base,
+                   uint8_t *buf, int threads)
+{
+	#pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads(threads))
+	for (int64_t i = 0; i < n; i++) dpg_encode(map, seqs[i], lens[i], 0, buf + (off[i] - base));
+}
+
+void dpg_seen_many(const char *const *seqs, const int64_t *lens, int64_t n, int threads, uint64_t seen[4])
+{
+	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	#pragma omp parallel for schedule(dynamic, 1024) reduction(| : s0, s1, s2, s3) num_threads(nthreads(threads))
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t w[4] = { 0, 0, 0, 0 };
+		const uint8_t *u = (const uint8_t *)seqs[i];
+		for (int64_t r = 0; r < lens[i]; r++) w[u[r] >> 6] |= 1ull << (u[r] & 63);
+		s0 |= w[0]; s1 |= w[1]; s2 |= w[2]; s3 |= w[3];
+	}
+	seen[0] |= s0; seen[1] |= s1; seen[2] |= s2; seen[3] |= s3;
+}
+
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads)
 {
 	/* with rev: a few long pairs (a launch's group), one each */

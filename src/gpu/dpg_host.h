@@ -27,6 +27,11 @@ void dpg_encode_many(const uint8_t map[256], const char *const *seqs, const int6
 void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads, int *nc);
 /* the codes of A and then B of pairs p[idx[i]] at buf + off[i], each under its own map; with
  * rev, A reversed and B reversed after them (la + lb more bytes) */
+/* Reads [0, n) encoded under map, read r at buf + off[r] - base, on threads (dpg_two.cu's stage) */
+void dpg_encode_at(const uint8_t map[256], const char *const *seqs, const int64_t *lens, const int64_t *off, int64_t n, int64_t base,
+                   uint8_t *buf, int threads);
+/* the bytes reads [0, n) hold, ORed into seen (bit c & 63 of word c >> 6), on threads */
+void dpg_seen_many(const char *const *seqs, const int64_t *lens, int64_t n, int threads, uint64_t seen[4]);
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads);
 
 /* Ops traced from the end, ops[0] being the last one, appended to path as runs. */

@@ -107,6 +107,10 @@ typedef struct pair_job_s {
 	rgpu_dp_all_t *allg;      /* --all on the device: the reads there (pair_all_gpu) */
 #endif
 	int all_off;              /* ... not used: the reads do not suit it, or it failed under auto */
+#ifdef RKTLCS_HAVE_CUDA
+	rgpu_dp_two_t *twog;      /* the blocks' values on the device from the reads there (pair_two_open) */
+#endif
+	int two_off;              /* ... not used: tried and declined, or a path or ends wanted */
 	aln_rplanes_t rtab;       /* --all on the CPU: the reads' code planes (pair_rtab; empty: none) */
 	double *suf;              /* ... bases of the reads after i */
 } pair_job_t;
@@ -188,6 +192,12 @@ static void *pair_blk_gpu(void *arg)
 {
 	pair_blk_t *k = arg;
 	const rmpi_pairs_t *s = k->j->s;
+#ifdef RKTLCS_HAVE_CUDA
+	if (k->j->twog) {
+		k->st = rgpu_dp_two_vals(k->j->twog, s->mode.k, k->ai, k->bi, k->n, k->val, &k->gs);
+		return 0;
+	}
+#endif
 	k->st = s->mode.gpu(s->mode.algo, k->p, k->n, &k->j->be.g, k->val, k->paths, k->ends, &k->gs);
 	return 0;
 }
@@ -236,6 +246,37 @@ static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 	return st;
 }
 
+#ifdef RKTLCS_HAVE_CUDA
+static rk_status_t pair_seqs(pair_job_t *j);
+/* The reads on the device once, for the blocks' values (dpg_two.cu): the host then sends a
+ * block's indices, not both reads of each pair. j->two_off when they do not suit (a path or
+ * ends wanted, an empty read or one over 4096 bases, too little device memory). */
+static rk_status_t pair_two_open(pair_job_t *j)
+{
+	const rmpi_pairs_t *s = j->s;
+	const rio_reads_t *B = j->Bp;
+	const int two = B != &j->A;
+	j->two_off = 1;
+	if (s->mode.want_path || s->mode.want_ends) return RK_OK;
+	rk_status_t st = pair_seqs(j);
+	if (st) return st;
+	const char **sb = two ? malloc(sizeof *sb * (size_t)(B->n + 1)) : 0;
+	int64_t *lb = two ? malloc(sizeof *lb * (size_t)(B->n + 1)) : 0;
+	if (two && (!sb || !lb)) { free(sb); free(lb); rk_err("out of memory"); return RK_ERES; }
+	for (int64_t i = 0; two && i < B->n; i++) { sb[i] = rio_seq(B, i); lb[i] = rio_len(B, i); }
+	const double t = rk_realtime();
+	st = rgpu_dp_two_open(s->meta.mode == RIO_LEV ? RGPU_DP_LEV : RGPU_DP_LCS, &j->be.g, j->seqs, j->lens, j->A.n, sb, lb, two ? B->n : 0,
+	                      PAIR_BLOCK_PAIRS_GPU, &j->twog, &j->be.stats);
+	free(sb); free(lb);
+	if (st && rmpi_gpu_failed(s->c, &j->be, st)) st = RK_OK;  /* logged; the CPU takes the pairs */
+	if (j->twog) {
+		j->two_off = 0;
+		rk_debug("%s: the reads on the device in %.3f s; blocks go up as indices", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - t);
+	}
+	return st;
+}
+#endif
+
 /* The block being filled is full (or the last): computed and formatted. On the GPU its
  * values are computed by a helper thread (each call with its own stream) while the oldest of
  * the blocks before, now done, is formatted here: the host's formatting (and the next block's
@@ -249,6 +290,9 @@ static rk_status_t pair_submit(pair_job_t *j)
 		if (st) return st;
 	}
 	if ((st = pair_blk_prep(j, k))) return st;
+#ifdef RKTLCS_HAVE_CUDA
+	if (j->be.use_gpu && j->s->mode.gpu && !j->twog && !j->two_off && (st = pair_two_open(j))) return st;
+#endif
 	if (j->be.use_gpu && j->s->mode.gpu) {
 		k->j = j;
 		k->st = RK_OK;
@@ -740,6 +784,7 @@ static void pair_job_free(pair_job_t *j)
 	aln_near_free(j->near);
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_dp_all_close(j->allg);
+	rgpu_dp_two_close(j->twog);
 #endif
 	free(j->suf);
 	rio_reads_free(&j->A); rio_reads_free(&j->B);
