@@ -25,14 +25,21 @@ comp() { grep -soE '"compute":[0-9.]+' "$tmp/st.$1" | cut -d: -f2; }
 row() {  # label args...
 	local lab=$1; shift
 	local a g c
-	g=$(wall gpu "$@"); c=$(wall cpu "$@"); a=$(wall auto "$@")
+	# the three in a rotating order (row by row, and ROTATE=1/2 shifts it for a whole grid):
+	# a run right after another's large output can be slowed by its write-back
+	case $(( (NROW + ${ROTATE:-0}) % 3 )) in
+	0) g=$(wall gpu "$@"); c=$(wall cpu "$@"); a=$(wall auto "$@") ;;
+	1) a=$(wall auto "$@"); g=$(wall gpu "$@"); c=$(wall cpu "$@") ;;
+	*) c=$(wall cpu "$@"); a=$(wall auto "$@"); g=$(wall gpu "$@") ;;
+	esac
+	NROW=$((NROW + 1))
 	local pick; pick=$(grep -o 'auto on rank 0 ([^)]*): .*: the [A-Z]*' "$tmp/err.auto" | grep -oE '[A-Z]+$' | head -1)
 	local same=yes
 	for b in gpu cpu; do cmp -s <(grep -v '^#' "$tmp/out.$b") <(grep -v '^#' "$tmp/out.auto") || same=NO; done
 	printf '%-36s %7s %7s %7s %8s %8s %4s %6s %s\n' "$lab" $a $g $c "$(comp gpu)" "$(comp cpu)" "${pick:--}" \
 		"$(awk -v a=$a -v g=$g -v c=$c 'BEGIN { m = g < c ? g : c; if (a == "fail" || m <= 0) print "-"; else printf "%.2f", a / m }')" $same
 }
-G=$T/rkt_genpairs
+G=$T/rkt_genpairs NROW=0
 for s in $sections; do case $s in
 rkt)
 	head -2000 "$data/paper-reads/5k.fasta" > "$tmp/1k.fa"
