@@ -114,7 +114,7 @@ static rk_status_t two_codes_up(rgpu_dp_two_t *h, const char *const *const sq[2]
 	for (int s = 0; s < 2 && !st; s++) {
 		const int64_t *o = hoff + (s ? n[0] : 0);
 		for (int64_t i = 0; i < n[s] && !st;) {
-			int64_t e = i, b = 0;   /* reads [i, e) fill the stage; each fits it (<= D_BATCH_MAX_LA) */
+			int64_t e = i, b = 0;   /* reads [i, e) fill the stage; each fits it (<= D_TWO_MAX_LEN) */
 			while (e < n[s] && b + ln[s][e] <= (int64_t)cap) b += ln[s][e++];
 			dpg_encode_at(map, sq[s] + i, ln[s] + i, o + i, e - i, o[i], stage, X->threads);
 			CUDA_CHECK_GOTO(cudaMemcpyAsync((uint8_t *)h->codes.p + o[i], stage, (size_t)b, cudaMemcpyHostToDevice, X->rt.st), out);
