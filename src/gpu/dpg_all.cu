@@ -9,14 +9,6 @@
  * suit, and the caller then takes the general path (rgpu_dp_batch). */
 #include "gpu/dpg_drv.h"
 
-#ifndef DPG_LAUNCH
-#ifdef DPG_EMU
-#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) ((void)(st), emu_launch((grid), (block), (smem), false, [=]() { kfn(arg); }))
-#else
-#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) (kfn<<<grid, block, smem, st>>>(arg), cudaGetLastError())
-#endif
-#endif
-
 #define D_ALL_TILE (1ll << 22)   /* pairs enumerated, valued and filtered per round of launches */
 #define D_ALL_PINNED (1ll << 16)   /* hits a tile copies back through pinned memory (100 MB of it took tens of ms) */
 #define D_ALL_BYTES (sizeof(dpg_pair_t) + 8 + sizeof(rgpu_dp_hit_t))   /* device bytes per pair of a tile */

@@ -102,6 +102,15 @@ typedef struct {
 #else
 #define DPG_HD
 #endif
+
+/* A launch of kfn(arg) on st, and its launch error: under DPG_EMU (the warp emulator of
+ * tests/emu, which CI runs) the same kernel on the host. Every driver file launches through
+ * it, so the emulated build runs their kernels too. */
+#ifdef DPG_EMU
+#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) ((void)(st), emu_launch((grid), (block), (smem), false, [=]() { kfn(arg); }))
+#elif defined(__CUDACC__)
+#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) (kfn<<<grid, block, smem, st>>>(arg), cudaGetLastError())
+#endif
 /* the columns of the strip of rows (r0, r1]: [dpg_clo(r0), dpg_chi(r1)), both within [0, lb] */
 static inline DPG_HD int64_t dpg_clo(int64_t r0, int64_t dlo, int64_t lb)
 {

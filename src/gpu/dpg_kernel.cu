@@ -46,10 +46,8 @@ extern "C" {
  * tests/emu (CI runs the kernels' logic without a device); only these hooks differ. */
 #ifdef DPG_EMU
 #define DPG_DSM(name) uint32_t *name = (uint32_t *)emu_dyn_smem()
-#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) ((void)(st), emu_launch((grid), (block), (smem), false, [=]() { kfn(arg); }))
 #else
 #define DPG_DSM(name) extern __shared__ uint32_t name[]
-#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) (kfn<<<grid, block, smem, st>>>(arg), cudaGetLastError())
 #endif
 
 template <int MODE> struct dpg_ew;

@@ -11,14 +11,6 @@
 #include <pthread.h>
 #include "gpu/dpg_drv.h"
 
-#ifndef DPG_LAUNCH
-#ifdef DPG_EMU
-#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) ((void)(st), emu_launch((grid), (block), (smem), false, [=]() { kfn(arg); }))
-#else
-#define DPG_LAUNCH(kfn, grid, block, smem, st, arg) (kfn<<<grid, block, smem, st>>>(arg), cudaGetLastError())
-#endif
-#endif
-
 #define D_TWO_STAGE (64ull << 20)   /* bytes of codes encoded and sent up at a time (pinned) */
 /* The longest read taken. Whole process on one H100 and 16 cores, median of 3, against the
  * packing per block: 1M pairs of 150 bp 0.55 / 0.61 s, lev --all --max-dist 10 of 100,000 x
