@@ -250,7 +250,7 @@ static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 static rk_status_t pair_seqs(pair_job_t *j);
 /* The reads on the device once, for the blocks' values (dpg_two.cu): the host then sends a
  * block's indices, not both reads of each pair. j->two_off when they do not suit (a path or
- * ends wanted, an empty read or one over 4096 bases, too little device memory). */
+ * ends wanted, an empty read or one over 320 bases, too little device memory). */
 static rk_status_t pair_two_open(pair_job_t *j)
 {
 	const rmpi_pairs_t *s = j->s;
