@@ -78,6 +78,19 @@ int main(void)
 		rmpi_cost_weights(&mb, 1, 1);
 		CHECK(mb.cpu_x > 5 && rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "lcs --path, 1 Mb random pair: gpu %g cpu %g", tg, tc);
 	}
+	/* Rkt-LCS on the paper's 5k reads (6.4e8 units): the GPU on a 64-core node (its CPU kept
+	 * 23-40 threads busy, b1ed17f: CPU 0.32-0.55 s, GPU 0.28-0.46 s) and on 16 cores (CPU
+	 * 0.96-1.30 s); the first 1,000 reads (2.6e7 units) on the CPU */
+	{
+		rmpi_rates_t ref;
+		rmpi_rates_for(RMPI_W_RKT, "NVIDIA H200", 512, &ref);
+		rmpi_cost_t r5k = { RMPI_W_RKT, 6.4e8, 0, 2.6e5, 0, 64 };
+		CHECK(rmpi_cost_pick(&r5k, &ref, 0.3, &tg, &tc), "rkt 5k reads, 64 threads: gpu %g cpu %g", tg, tc);
+		r5k.threads = 16;
+		CHECK(rmpi_cost_pick(&r5k, &ref, 0.3, &tg, &tc), "rkt 5k reads, 16 threads: gpu %g cpu %g", tg, tc);
+		rmpi_cost_t r1k = { RMPI_W_RKT, 2.6e7, 0, 5.1e4, 0, 64 };
+		CHECK(!rmpi_cost_pick(&r1k, &ref, 0.3, &tg, &tc), "rkt 1k reads, 64 threads: gpu %g cpu %g", tg, tc);
+	}
 	/* the reference rates: the GPU's fixed cost is in every estimate, none is negative, and an
 	 * unknown or older device is slower than the reference */
 	for (int k = 0; k < RMPI_W_KINDS; k++) {

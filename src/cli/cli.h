@@ -76,10 +76,10 @@ typedef struct {
 	/* 1 if the job would map another GPU's memory when its node has several GPU ranks (0 or
 	 * no function: each rank sees only its own device, rgpu_visible_own) */
 	int (*peers)(const void *o);
-	/* one CPU thread's seconds for the job, guessed from its inputs (-1 or no function:
+	/* the job's seconds on `threads` CPU threads, guessed from its inputs (-1 or no function:
 	 * unknown), and the least the GPU could take: with auto, a job the CPU ends sooner starts no
 	 * GPU context ahead (rmpi_guess_*) */
-	double (*cpu_guess)(const void *o, double *gpu_min);
+	double (*cpu_guess)(const void *o, double threads, double *gpu_min);
 	/* the ranks, from rank 0, that may use a GPU for the job as its inputs' heads show it (0
 	 * or no function: every rank); the others start no GPU context ahead (rmpi_guess_pair_ranks) */
 	int (*gpu_ranks)(const void *o);

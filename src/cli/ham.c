@@ -56,7 +56,7 @@ static int ham_opt(void *op, rcli_args_t *a, rk_status_t *st)
 static void ham_inputs(void *o, const char **in, int n) { ((ham_run_opt_t *)o)->input = n ? in[0] : 0; }
 static rk_status_t ham_check(const void *o) { return ham_run_opt_check(o); }
 static rk_status_t ham_run(const rmpi_t *w, const void *o) { return rmpi_ham_run(w, o); }
-static double ham_guess(const void *o, double *g) { return rmpi_guess_ham(((const ham_run_opt_t *)o)->input, g); }
+static double ham_guess(const void *o, double th, double *g) { return rmpi_guess_ham(((const ham_run_opt_t *)o)->input, th, g); }
 
 int rcli_ham_main(int argc, char **argv)
 {

@@ -9,30 +9,32 @@
 
 #define GUESS_START 0.25  /* s: a context on one visible H100/H200 (jobs/bench-start.sh) */
 
-/* the CPU's rate of a kind (and its cost a pair, when cpu_item), and the GPU's least cost */
-static double guess_rate(rmpi_work_t kind, double items, double *gpu_min, double *cpu_item)
+/* the CPU's rate of a kind on `threads`, of which it keeps at most the model's cpu_par busy
+ * (and its cost a pair, when cpu_item), and the GPU's least cost */
+static double guess_rate(rmpi_work_t kind, double items, double threads, double *gpu_min, double *cpu_item)
 {
 	rmpi_rates_t r;
 	rmpi_rates_for(kind, 0, 512, &r);
+	const double th = threads < 1 ? 1 : r.cpu_par > 0 && threads > r.cpu_par ? r.cpu_par : threads;
 	*gpu_min = GUESS_START + r.gpu_fixed + items * r.gpu_item;
-	if (cpu_item) *cpu_item = r.cpu_item;
-	return r.cpu_rate;
+	if (cpu_item) *cpu_item = r.cpu_item / th;
+	return r.cpu_rate * th;
 }
 
-double rmpi_guess_rkt(const char *input, double *gpu_min)
+double rmpi_guess_rkt(const char *input, double threads, double *gpu_min)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
-	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, gpu_min, 0);
+	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, threads, gpu_min, 0);
 }
 
-double rmpi_guess_ham(const char *input, double *gpu_min)
+double rmpi_guess_ham(const char *input, double threads, double *gpu_min)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
 	/* every column informative, in 4 planes: the most the bit-slicing can keep */
 	double item;
-	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, gpu_min, &item);
+	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, threads, gpu_min, &item);
 	return pairs * (p.mean_len / 64 * 4) / rate + pairs * item;
 }
 
@@ -40,24 +42,24 @@ double rmpi_guess_ham(const char *input, double *gpu_min)
  * pair_run.c's model: 4x the divergence), on the CPU's long-pair rate. It returned 0 before,
  * so that a random 3 Mb pair started no context ahead and its GPU began 0.11 s late (auto
  * 0.89-0.93 s against --backend gpu's 0.76-0.80 s on one H100). */
-static double guess_long(const char *in_a, const char *in_b, double cells, double *gpu_min)
+static double guess_long(const char *in_a, const char *in_b, double cells, double threads, double *gpu_min)
 {
 	static char ha[65536], hb[65536];
 	const int64_t la = rio_peek_first(in_a, ha, sizeof ha), lb = rio_peek_first(in_b, hb, sizeof hb);
 	const double x = la > 0 && lb > 0 ? 4 * aln_sim_divergence(ha, la, hb, lb) + 0.002 : 1;
-	return cells * (x < 1 ? x : 1) / guess_rate(RMPI_W_DP_LONG, 1, gpu_min, 0);
+	return cells * (x < 1 ? x : 1) / guess_rate(RMPI_W_DP_LONG, 1, threads, gpu_min, 0);
 }
 
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double *gpu_min)
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double threads, double *gpu_min)
 {
 	rio_peek_t a, b;
 	*gpu_min = GUESS_START;
 	if (all && max_dist >= 0 && !rk_tune.all_nofilter) return 0;  /* the filter's candidates decide, after the read */
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
-	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, gpu_min, 0);
+	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, threads, gpu_min, 0);
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
-	if (pairs <= 16) return guess_long(in_a, in_b, cells, gpu_min);
-	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, gpu_min, 0);
+	if (pairs <= 16) return guess_long(in_a, in_b, cells, threads, gpu_min);
+	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, threads, gpu_min, 0);
 }
 
 int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all)

@@ -209,13 +209,13 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
  * -v gives both estimates. Call it once the work is known and before any GPU call; nothing
  * for a forced backend or where no GPU is wanted. Not collective: each rank decides alone. */
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be);
-/* guess.c: one CPU thread's seconds for a job, guessed from its inputs' heads before they are
- * read (-1: unknown, e.g. stdin; 0: decided after the read), and in *gpu_min the least the GPU
- * could take: a GPU context is started ahead only where the first over the rank's threads
- * exceeds the second. */
-double rmpi_guess_rkt(const char *input, double *gpu_min);
-double rmpi_guess_ham(const char *input, double *gpu_min);
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double *gpu_min);
+/* guess.c: the seconds of a job on `threads` CPU threads (as many as the cost model's cpu_par
+ * counts), guessed from its inputs' heads before they are read (-1: unknown, e.g. stdin; 0:
+ * decided after the read), and in *gpu_min the least the GPU could take: a GPU context is
+ * started ahead only where the first exceeds the second. */
+double rmpi_guess_rkt(const char *input, double threads, double *gpu_min);
+double rmpi_guess_ham(const char *input, double threads, double *gpu_min);
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double threads, double *gpu_min);
 /* How many ranks, from rank 0, may put a lev/lcs job on a GPU, from the inputs' heads: 1 or 2
  * for one long pair (rank 0 alone, or ranks 0 and 1 meeting), 0 for every rank (a batch, --all,
  * or inputs it cannot peek at). The others start no GPU context ahead; a wrong guess only
