@@ -57,13 +57,7 @@ __global__ void __launch_bounds__(256) dpg_all_gen_kernel(const all_arg_t p)
 	if (t >= p.cnt) return;
 	int64_t i, j;
 	all_pair_of(p.base + t, p.n, p.r0, p.r1, &i, &j);
-	dpg_pair_t d;
-	d.a = p.off[i];
-	d.b = p.off[j];
-	d.la = p.len[i];
-	d.lb = p.len[j];
-	d.cs = d.bot = d.ops = -1;
-	p.pairs[t] = d;
+	p.pairs[t] = dpg_pair_at(p.off, p.len, i, j);
 }
 
 __global__ void __launch_bounds__(256) dpg_all_keep_kernel(const all_arg_t p)
@@ -92,12 +86,6 @@ static cudaError_t all_fn(const void *x, cudaStream_t st)
 	if (blocks <= 0) return cudaSuccess;
 	if (l->gen) return DPG_LAUNCH(dpg_all_gen_kernel, (unsigned)blocks, 256, 0, st, arg);
 	return DPG_LAUNCH(dpg_all_keep_kernel, (unsigned)blocks, 256, 0, st, arg);
-}
-typedef struct { int mode, cls; const dpg_batch_t *p; } all_batch_t;
-static cudaError_t all_batch_fn(const void *x, cudaStream_t st)
-{
-	const all_batch_t *b = (const all_batch_t *)x;
-	return dpg_batch_launch(b->mode, b->cls, b->p, st);
 }
 
 /* the reads' codes under one map, their offsets and lengths, on the device */
@@ -133,25 +121,21 @@ extern "C" rk_status_t rgpu_dp_all_open(int mode, const rgpu_opt_t *g, const cha
 {
 	*out = 0;
 	int64_t maxl = 0;
-	uint64_t seen[4] = { 0, 0, 0, 0 };
-	for (int64_t i = 0; i < n; i++) {
-		if (lens[i] > maxl) maxl = lens[i];
-		if (maxl > D_BATCH_MAX_LA) return RK_OK;   /* a long read: the general path routes its pairs */
-		const uint8_t *u = (const uint8_t *)seqs[i];
-		for (int64_t r = 0; r < lens[i]; r++) seen[u[r] >> 6] |= 1ull << (u[r] & 63);
-	}
+	for (int64_t i = 0; i < n; i++)
+		if (lens[i] > maxl && (maxl = lens[i]) > D_BATCH_MAX_LA) return RK_OK;   /* a long read: the general path routes its pairs */
 	if (n < 2) return RK_OK;
-	uint8_t map[256];
-	int nsym = 0;
-	for (int c = 0; c < 256; c++) map[c] = seen[c >> 6] >> (c & 63) & 1 ? (uint8_t)nsym++ : 0;
-	for (int c = 0; c < 256; c++) if (!(seen[c >> 6] >> (c & 63) & 1)) map[c] = (uint8_t)(nsym < 256 ? nsym : 0);
 	rgpu_dp_all_t *h = (rgpu_dp_all_t *)calloc(1, sizeof *h);
 	if (!h) { rk_set_error("out of memory"); return RK_ERES; }
 	h->n = n;
-	h->nc = nsym < 256 ? nsym + 1 : 256;
 	h->cls = dpg_class_of(maxl > 0 ? maxl : 1);
 	rk_status_t st = ctx_init(&h->X, mode, g, sp);
-	if (!st) st = all_upload(h, seqs, lens, n, map);
+	uint8_t map[256];
+	if (!st) {
+		uint64_t seen[4] = { 0, 0, 0, 0 };
+		dpg_seen_many(seqs, lens, n, h->X.threads, seen);   /* on the rank's threads (it was one loop) */
+		h->nc = dpg_map_seen(seen, map);
+		st = all_upload(h, seqs, lens, n, map);
+	}
 	if (!st) {
 		/* a tile of what is left of the budget, halved for the runtime's own */
 		const uint64_t left = h->X.rt.budget > h->X.used ? h->X.rt.budget - h->X.used : 0;
@@ -217,9 +201,9 @@ static rk_status_t all_tile(rgpu_dp_all_t *h, all_arg_t *a, rgpu_dp_hit_t **hits
 	bp.nc = h->nc;
 	bp.val = (int64_t *)h->val.p;
 	all_launch_t gen = { a, 1 }, keep = { a, 0 };
-	all_batch_t bb = { X->mode, h->cls, &bp };
+	dpg_batch_job_t bb = { X->mode, h->cls, &bp };
 	if (a->max_dist >= 0) CUDA_CHECK(cudaMemsetAsync(h->cnt.p, 0, 8, X->rt.st));
-	if ((st = rgpu_rt_timed(&X->rt, all_fn, &gen)) || (st = rgpu_rt_timed(&X->rt, all_batch_fn, &bb)) ||
+	if ((st = rgpu_rt_timed(&X->rt, all_fn, &gen)) || (st = rgpu_rt_timed(&X->rt, dpg_batch_job_fn, &bb)) ||
 	    (st = rgpu_rt_timed(&X->rt, all_fn, &keep)))
 		return st;
 	int64_t m = a->cnt;

@@ -6,12 +6,6 @@
 #include "gpu/dpg_drv.h"
 
 /* ---- timed launches ---- */
-typedef struct { int mode, cls; const dpg_batch_t *p; } batch_arg_t;
-static cudaError_t batch_fn(const void *a, cudaStream_t st)
-{
-	const batch_arg_t *x = (const batch_arg_t *)a;
-	return dpg_batch_launch(x->mode, x->cls, x->p, st);
-}
 typedef struct { int mode; const dpg_batch_t *p; } trace_arg_t;
 static cudaError_t trace_fn(const void *a, cudaStream_t st)
 {
@@ -272,8 +266,8 @@ static rk_status_t chunk_run(dctx_t *X, bchunk_t *c, const bsrc_t *src, int cls)
 		bp.bot = c->nedge ? c->dedge : 0;
 		bp.ops = c->nops ? c->dops : 0;
 		bp.nops = c->dnops;
-		batch_arg_t ba = { mode, cls, &bp };
-		if ((st = rgpu_rt_timed(&X->rt, batch_fn, &ba)) != RK_OK) return st;
+		dpg_batch_job_t ba = { mode, cls, &bp };
+		if ((st = rgpu_rt_timed(&X->rt, dpg_batch_job_fn, &ba)) != RK_OK) return st;
 		if (c->any_path) {
 			trace_arg_t ta = { mode, &bp };
 			if ((st = rgpu_rt_timed(&X->rt, trace_fn, &ta)) != RK_OK) return st;

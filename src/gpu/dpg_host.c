@@ -75,6 +75,14 @@ void dpg_seen_many(const char *const *seqs, const int64_t *lens, int64_t n, int 
 	seen[0] |= s0; seen[1] |= s1; seen[2] |= s2; seen[3] |= s3;
 }
 
+int dpg_map_seen(const uint64_t seen[4], uint8_t map[256])
+{
+	int nsym = 0;
+	for (int c = 0; c < 256; c++) map[c] = seen[c >> 6] >> (c & 63) & 1 ? (uint8_t)nsym++ : 0;
+	for (int c = 0; c < 256; c++) if (!(seen[c >> 6] >> (c & 63) & 1)) map[c] = (uint8_t)(nsym < 256 ? nsym : 0);
+	return nsym < 256 ? nsym + 1 : 256;
+}
+
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads)
 {
 	/* with rev: a few long pairs (a launch's group), one each */

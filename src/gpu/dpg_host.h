@@ -32,6 +32,8 @@ void dpg_encode_at(const uint8_t map[256], const char *const *seqs, const int64_
                    uint8_t *buf, int threads);
 /* the bytes reads [0, n) hold, ORed into seen (bit c & 63 of word c >> 6), on threads */
 void dpg_seen_many(const char *const *seqs, const int64_t *lens, int64_t n, int threads, uint64_t seen[4]);
+/* dpg_map's map and nc for the bytes in seen (one map for a set of reads) */
+int dpg_map_seen(const uint64_t seen[4], uint8_t map[256]);
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads);
 
 /* Ops traced from the end, ops[0] being the last one, appended to path as runs. */

@@ -111,6 +111,19 @@ typedef struct {
 #elif defined(__CUDACC__)
 #define DPG_LAUNCH(kfn, grid, block, smem, st, arg) (kfn<<<grid, block, smem, st>>>(arg), cudaGetLastError())
 #endif
+/* the value-only pair of reads i and j of a table of reads (their codes' offsets and lengths):
+ * the pairs that dpg_all.cu and dpg_two.cu build on the device */
+static inline DPG_HD dpg_pair_t dpg_pair_at(const int64_t *off, const int32_t *len, int64_t i, int64_t j)
+{
+	dpg_pair_t d;
+	d.a = off[i];
+	d.b = off[j];
+	d.la = len[i];
+	d.lb = len[j];
+	d.cs = d.bot = d.ops = -1;
+	return d;
+}
+
 /* the columns of the strip of rows (r0, r1]: [dpg_clo(r0), dpg_chi(r1)), both within [0, lb] */
 static inline DPG_HD int64_t dpg_clo(int64_t r0, int64_t dlo, int64_t lb)
 {
@@ -160,6 +173,9 @@ static inline int dpg_slot_bytes(int mode) { return mode == DPG_LEV ? 16 : 8; }
 #if defined(__CUDACC__) || defined(DPG_EMU)
 /* Launches on st; the shared memory per warp is nc * rw * 128 bytes. */
 cudaError_t dpg_batch_launch(int mode, int cls, const dpg_batch_t *p, cudaStream_t st);
+/* dpg_batch_launch as rgpu_rt_timed takes a launch: job is a dpg_batch_job_t */
+typedef struct { int mode, cls; const dpg_batch_t *p; } dpg_batch_job_t;
+cudaError_t dpg_batch_job_fn(const void *job, cudaStream_t st);
 cudaError_t dpg_trace_launch(int mode, const dpg_batch_t *p, cudaStream_t st);
 cudaError_t dpg_encode_launch(const dpg_enc_t *p, cudaStream_t st);
 /* warps per block of the long kernel for nc codes and rw words per lane, and how many of its

@@ -827,6 +827,12 @@ extern "C" cudaError_t dpg_batch_launch(int mode, int cls, const dpg_batch_t *p,
 	return mode == DPG_LEV ? batch_mode<DPG_LEV>(cls, p, st) : batch_mode<DPG_LCS>(cls, p, st);
 }
 
+extern "C" cudaError_t dpg_batch_job_fn(const void *job, cudaStream_t st)
+{
+	const dpg_batch_job_t *x = (const dpg_batch_job_t *)job;
+	return dpg_batch_launch(x->mode, x->cls, x->p, st);
+}
+
 extern "C" cudaError_t dpg_trace_launch(int mode, const dpg_batch_t *p, cudaStream_t st)
 {
 	const int64_t blocks = (p->n + 127) / 128;

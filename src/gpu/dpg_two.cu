@@ -39,14 +39,7 @@ __global__ void __launch_bounds__(256) dpg_two_gen_kernel(const two_arg_t p)
 {
 	const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (t >= p.n) return;
-	const int64_t a = p.ai[t], b = p.bbase + p.bi[t];
-	dpg_pair_t d;
-	d.a = p.off[a];
-	d.b = p.off[b];
-	d.la = p.len[a];
-	d.lb = p.len[b];
-	d.cs = d.bot = d.ops = -1;
-	p.pairs[t] = d;
+	p.pairs[t] = dpg_pair_at(p.off, p.len, p.ai[t], p.bbase + p.bi[t]);
 }
 
 static cudaError_t two_gen_fn(const void *x, cudaStream_t st)
@@ -55,12 +48,6 @@ static cudaError_t two_gen_fn(const void *x, cudaStream_t st)
 	const int64_t blocks = (arg.n + 255) / 256;
 	if (blocks <= 0) return cudaSuccess;
 	return DPG_LAUNCH(dpg_two_gen_kernel, (unsigned)blocks, 256, 0, st, arg);
-}
-typedef struct { int mode, cls; const dpg_batch_t *p; } two_batch_t;
-static cudaError_t two_batch_fn(const void *x, cudaStream_t st)
-{
-	const two_batch_t *b = (const two_batch_t *)x;
-	return dpg_batch_launch(b->mode, b->cls, b->p, st);
 }
 
 /* every read's offset and length (A's then B's), and whether they suit: none empty or over
@@ -88,10 +75,7 @@ static int two_map(const char *const *const sq[2], const int64_t *const ln[2], c
 {
 	uint64_t seen[4] = { 0, 0, 0, 0 };
 	for (int s = 0; s < 2; s++) dpg_seen_many(sq[s], ln[s], n[s], threads, seen);
-	int nsym = 0;
-	for (int c = 0; c < 256; c++) map[c] = seen[c >> 6] >> (c & 63) & 1 ? (uint8_t)nsym++ : 0;
-	for (int c = 0; c < 256; c++) if (!(seen[c >> 6] >> (c & 63) & 1)) map[c] = (uint8_t)(nsym < 256 ? nsym : 0);
-	return nsym < 256 ? nsym + 1 : 256;
+	return dpg_map_seen(seen, map);
 }
 
 /* the codes up, D_TWO_STAGE bytes at a time through a pinned buffer (hoff: every read's offset) */
@@ -214,8 +198,8 @@ static rk_status_t two_launch(rgpu_dp_two_t *h, int64_t k, const int64_t *ai, co
 	dpg_batch_t bp;
 	memset(&bp, 0, sizeof bp);
 	bp.pairs = a.pairs; bp.n = m; bp.codes = (const uint8_t *)h->codes.p; bp.nc = h->nc; bp.val = (int64_t *)h->val.p;
-	two_batch_t bb = { X->mode, h->cls, &bp };
-	if ((st = rgpu_rt_timed(&X->rt, two_gen_fn, &a)) || (st = rgpu_rt_timed(&X->rt, two_batch_fn, &bb))) return st;
+	dpg_batch_job_t bb = { X->mode, h->cls, &bp };
+	if ((st = rgpu_rt_timed(&X->rt, two_gen_fn, &a)) || (st = rgpu_rt_timed(&X->rt, dpg_batch_job_fn, &bb))) return st;
 	CUDA_CHECK(cudaMemcpyAsync(h->hval, h->val.p, 8 * (size_t)m, cudaMemcpyDeviceToHost, X->rt.st));
 	CUDA_CHECK(cudaStreamSynchronize(X->rt.st));
 	for (int64_t q = 0; q < m; q++) val[q] = X->mode == DPG_LEV && k >= 0 && h->hval[q] > k ? -1 : h->hval[q];

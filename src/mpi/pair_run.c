@@ -248,6 +248,7 @@ static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 
 #ifdef RKTLCS_HAVE_CUDA
 static rk_status_t pair_seqs(pair_job_t *j);
+static rk_status_t pair_table(const rio_reads_t *R, const char ***seqs, int64_t **lens);
 /* The reads on the device once, for the blocks' values (dpg_two.cu): the host then sends a
  * block's indices, not both reads of each pair. j->two_off when they do not suit (a path or
  * ends wanted, an empty read or one over 320 bases, too little device memory). */
@@ -258,12 +259,11 @@ static rk_status_t pair_two_open(pair_job_t *j)
 	const int two = B != &j->A;
 	j->two_off = 1;
 	if (s->mode.want_path || s->mode.want_ends) return RK_OK;
+	const char **sb = 0;
+	int64_t *lb = 0;
 	rk_status_t st = pair_seqs(j);
+	if (!st && two) st = pair_table(B, &sb, &lb);
 	if (st) return st;
-	const char **sb = two ? malloc(sizeof *sb * (size_t)(B->n + 1)) : 0;
-	int64_t *lb = two ? malloc(sizeof *lb * (size_t)(B->n + 1)) : 0;
-	if (two && (!sb || !lb)) { free(sb); free(lb); rk_err("out of memory"); return RK_ERES; }
-	for (int64_t i = 0; two && i < B->n; i++) { sb[i] = rio_seq(B, i); lb[i] = rio_len(B, i); }
 	const double t = rk_realtime();
 	st = rgpu_dp_two_open(s->meta.mode == RIO_LEV ? RGPU_DP_LEV : RGPU_DP_LCS, &j->be.g, j->seqs, j->lens, j->A.n, sb, lb, two ? B->n : 0,
 	                      PAIR_BLOCK_PAIRS_GPU, &j->twog, &j->be.stats);
@@ -349,15 +349,28 @@ static rk_status_t pair_read(pair_job_t *j)
 
 /* --all: every read's sequence and length as arrays (j->seqs, j->lens), once for the filter,
  * the device's copy and the CPU's plane table alike */
+/* R's reads as arrays of sequences and lengths (the device's and the filter's input); the
+ * caller frees both (on failure both are 0) */
+static rk_status_t pair_table(const rio_reads_t *R, const char ***seqs, int64_t **lens)
+{
+	*seqs = malloc(sizeof **seqs * (size_t)(R->n + 1));
+	*lens = malloc(sizeof **lens * (size_t)(R->n + 1));
+	if (!*seqs || !*lens) {
+		free(*seqs); free(*lens);
+		*seqs = 0; *lens = 0;
+		rk_err("out of memory");
+		return RK_ERES;
+	}
+	for (int64_t i = 0; i < R->n; i++) { (*seqs)[i] = rio_seq(R, i); (*lens)[i] = rio_len(R, i); }
+	return RK_OK;
+}
+
+/* A's table, made once */
 static rk_status_t pair_seqs(pair_job_t *j)
 {
-	const int64_t n = j->A.n;
 	if (j->seqs && j->lens) return RK_OK;
-	j->seqs = malloc(sizeof *j->seqs * (size_t)(n + 1));
-	j->lens = malloc(sizeof *j->lens * (size_t)(n + 1));
-	if (!j->seqs || !j->lens) { rk_err("out of memory"); return RK_ERES; }
-	for (int64_t i = 0; i < n; i++) { j->seqs[i] = rio_seq(&j->A, i); j->lens[i] = rio_len(&j->A, i); }
-	return RK_OK;
+	free(j->seqs); free(j->lens);
+	return pair_table(&j->A, &j->seqs, &j->lens);
 }
 
 /* the ranks' sampling of the filter (aln_near_team_t): sums of doubles across them */
