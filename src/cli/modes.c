@@ -222,9 +222,10 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	const int peers = want_gpu && ops->peers && ops->peers(o) && rmpi_local_size_hint() != 1;
 	/* with auto, a job the CPU ends before the GPU could starts no context ahead */
 	const int ls = rmpi_local_size_hint();
-	const double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
+	double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
+	if (th < 1) th = 1;
 	double gpu_min = 0;
-	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th >= 1 ? th : 1, &gpu_min) : -1;
+	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gpu_min) : -1;
 	int warm = want_gpu && !(guess >= 0 && guess < gpu_min);
 	/* one long pair on 4 GPUs: ranks 2 and 3 wait, and their contexts would only slow ranks 0
 	 * and 1's (4 contexts at once took 0.40-0.45 s on 4 H200, 2 took 0.20 s) */
@@ -261,7 +262,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		rk_debug("one long pair: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
 		         gpu_ranks == 1 ? "" : "s", gpu_ranks == 1 ? "0" : "0 and 1", gpu_ranks == 1 ? "s" : "");
 	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least: no GPU context ahead", guess,
-		                                         th >= 1 ? th : 1, th > 1 ? "s" : "", gpu_min);
+		                                         th, th > 1 ? "s" : "", gpu_min);
 	st = ops->run(&w, o);
 	rmpi_say_errors(&w);
 	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And

@@ -132,7 +132,7 @@ extern "C" rk_status_t rgpu_dp_all_open(int mode, const rgpu_opt_t *g, const cha
 	uint8_t map[256];
 	if (!st) {
 		uint64_t seen[4] = { 0, 0, 0, 0 };
-		dpg_seen_many(seqs, lens, n, h->X.threads, seen);   /* on the rank's threads (it was one loop) */
+		dpg_seen_many(seqs, lens, n, h->X.threads, seen);   /* on the rank's threads: every byte of every read */
 		h->nc = dpg_map_seen(seen, map);
 		st = all_upload(h, seqs, lens, n, map);
 	}

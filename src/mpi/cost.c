@@ -62,9 +62,14 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
 	if (simd_bits < 512) r->cpu_rate *= (simd_bits > 64 ? simd_bits : 32) / 512.0;
 }
 
+double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
+{
+	return threads < 1 ? 1 : r->cpu_par > 0 && threads > r->cpu_par ? r->cpu_par : threads;
+}
+
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu)
 {
-	const double th = j->threads < 1 ? 1 : r->cpu_par > 0 && j->threads > r->cpu_par ? r->cpu_par : j->threads, cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
+	const double th = rmpi_cost_threads(r, j->threads), cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
 	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + gx * j->work / r->gpu_rate + j->items * r->gpu_item +
 	         j->span * r->gpu_step;
 	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th;

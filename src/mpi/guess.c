@@ -15,7 +15,7 @@ static double guess_rate(rmpi_work_t kind, double items, double threads, double 
 {
 	rmpi_rates_t r;
 	rmpi_rates_for(kind, 0, 512, &r);
-	const double th = threads < 1 ? 1 : r.cpu_par > 0 && threads > r.cpu_par ? r.cpu_par : threads;
+	const double th = rmpi_cost_threads(&r, threads);
 	*gpu_min = GUESS_START + r.gpu_fixed + items * r.gpu_item;
 	if (cpu_item) *cpu_item = r.cpu_item / th;
 	return r.cpu_rate * th;

@@ -347,10 +347,7 @@ static rk_status_t pair_read(pair_job_t *j)
 	return rmpi_agree(w, st);
 }
 
-/* --all: every read's sequence and length as arrays (j->seqs, j->lens), once for the filter,
- * the device's copy and the CPU's plane table alike */
-/* R's reads as arrays of sequences and lengths (the device's and the filter's input); the
- * caller frees both (on failure both are 0) */
+/* R's reads as arrays of sequences and lengths; the caller frees both (on failure both are 0) */
 static rk_status_t pair_table(const rio_reads_t *R, const char ***seqs, int64_t **lens)
 {
 	*seqs = malloc(sizeof **seqs * (size_t)(R->n + 1));
@@ -365,7 +362,8 @@ static rk_status_t pair_table(const rio_reads_t *R, const char ***seqs, int64_t 
 	return RK_OK;
 }
 
-/* A's table, made once */
+/* every read of A as arrays (j->seqs, j->lens), once for --all's filter, the device's copy
+ * and the CPU's plane table alike */
 static rk_status_t pair_seqs(pair_job_t *j)
 {
 	if (j->seqs && j->lens) return RK_OK;
