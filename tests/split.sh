@@ -57,7 +57,9 @@ runchunks() {  # label, args...
 	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && ok "$lab np=3 chunks 64/4096/640" \
 		|| bad "$lab np=3 chunks 64/4096/640: exit $rc $(head -c 300 err) $(diff ref.tsv np.tsv | head -3)"
 }
+# SPLIT_ONLY=gpu-plan: the last section alone (GPU runs of the model's plan)
 for n in 1000 10000 100000; do
+	[ "${SPLIT_ONLY:-}" = gpu-plan ] && break
 	gen $n $n
 	for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k $((n / 50))" "lcs a.fa b.fa --seq --path"; do
 		"$cli" $args --backend cpu -q --threads 1 -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
@@ -74,11 +76,33 @@ done
 # 1 Mb: lcs with the subsequence and the path, and the lev distance, on 2, 3 and 4 ranks
 gen $big 5
 for args in "lcs a.fa b.fa --seq --path" "lev a.fa b.fa -k 20000"; do
+	[ "${SPLIT_ONLY:-}" = gpu-plan ] && break
 	"$cli" $args --backend cpu -q --threads 2 -o ref.tsv || { bad "$big bp $args: one-rank run failed"; continue; }
 	[ "$backend" = gpu ] && { run "$big bp: $args" 1 "" $args; runmix "$big bp: $args" $args; }
 	run "$big bp: $args" 2 "" $args
 	run "$big bp: $args" 3 "1,$(( big / 128 )),7" $args
 	run "$big bp: $args" 4 "" $args
 done
+# GPU ranks under the model's plan (RKTLCS_SPLIT_PLAN unset): ranks 0 and 1 meet on a column;
+# with the path on four ranks or more, its two pieces go to ranks 0 and 2, 1 and 3, each split
+# on a column again (split_pairs.c; RKTLCS_SPLIT_CELLS low: the pieces are split too), where
+# ranks 0 to 3 have a GPU each; with fewer GPUs ranks 0 and 1 keep the pieces.
+if [ "$backend" = gpu ]; then
+	ngpu=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
+	pieces="the path's two pieces on ranks 0 and 2, 1 and 3"; [ "$ngpu" -ge 4 ] || pieces="the path's two pieces on ranks 0 and 1 alone"
+	for n in 10000 $big; do
+		gen $n $((n + 3))
+		for args in "lev a.fa b.fa --path" "lcs a.fa b.fa --seq --path" "lev a.fa b.fa --path -k $((n / 20))"; do
+			"$cli" $args --backend cpu -q --threads 4 -o ref.tsv || { bad "$n bp $args: one-rank run failed"; continue; }
+			for np in 3 4 5 8; do
+				RKTLCS_SPLIT_PLAN= timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_PLAN \
+					"$cli" $args --backend gpu --threads 1 -v -o np.tsv 2> err
+				rc=$? want="the others wait"; [ $np -ge 4 ] && want=$pieces
+				[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "$want" err && ok "$n bp: $args np=$np, model's plan: $want" \
+					|| bad "$n bp: $args np=$np, model's plan: exit $rc $(grep -m1 'split: [A-Z]' err | cut -c 1-200) $(grep -m1 'rror' err) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+			done
+		done
+	done
+fi
 echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]

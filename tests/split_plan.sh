@@ -57,14 +57,19 @@ for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k 300" "lev a.fa b.fa -k 3000
 				|| bad "$args np=$np plan=tree: exit $rc $(grep -m1 'split: lev\|split: lcs' err | cut -c 1-300) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
 		done ;;
 	esac
-	# what GPU ranks do from three on: ranks 0 and 1 meet on a column, the others wait
-	for np in 3 5; do
+	# what GPU ranks do from three on: ranks 0 and 1 meet on a column, the others wait; with the
+	# path on four ranks or more, its two pieces go to ranks 0 and 2, 1 and 3 (split_pairs.c),
+	# each split on a column again, and ranks from 4 on compute nothing
+	for np in 3 4 5; do
 		rm -f cols.json
 		mpi $np cols 1000 $args -v --stats cols.json
 		rc=$?
-		python3 -c "import json; r=json.load(open('cols.json'))['split']['rows']; assert r[0] > 0 and r[1] > 0 and not any(r[2:]), r" 2> jerr
+		busy=2 what="ranks 2.. computed no rows"
+		case "$args" in *--path*) [ $np -ge 4 ] && busy=4 what="the path's pieces on ranks 0-3, ranks 4.. no rows" ;; esac
+		python3 -c "import json; r=json.load(open('cols.json'))['split']['rows']; assert all(r[:$busy]) and not any(r[$busy:]), r" 2> jerr
 		[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "ranks 0 and 1 meet on a column, the others wait" err && [ ! -s jerr ] \
-			&& ok "$args np=$np plan=cols: ranks 2.. computed no rows" \
+			&& { [ $busy = 2 ] || grep -q "the path's two pieces on ranks 0 and 2, 1 and 3" err; } \
+			&& ok "$args np=$np plan=cols: $what" \
 			|| bad "$args np=$np plan=cols: exit $rc $(grep -m1 'split: [A-Z]' err) $(tail -1 jerr) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
 	done
 done

@@ -772,7 +772,8 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 /* Two ranks meeting on column c (split_cols of mpi/split_run.c), in one process: the GPU's
  * halves (rgpu_*_half), forward over [0, c) and reversed over [c, lb), each in its bound's band,
  * must meet as the CPU's unbanded halves do: the same cost, cut row and F there (with -k below
- * the cost, both above k). Returns whether the GPU's halves were banded. */
+ * the cost, both above k; lcs: k a bound at or above its indel cost, or -1). Returns whether
+ * the GPU's halves were banded. */
 static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
 {
 	const int kind = lcs ? SPLIT_LCS : SPLIT_LEV;
@@ -795,7 +796,7 @@ static int split_case(int lcs, const aln_pair_t *p, int64_t c, int64_t k)
 		split_pass(kind, &Q, 0, 1, 0, n, ch[h], cv[h]);
 		aln_prep_free(&Q);
 		int64_t hb[2];
-		s = lcs ? rgpu_lcs_half(&G0, p->a, la, p->b, lb, c, h, hb, gh[h][0], gv[h][0], 0)
+		s = lcs ? rgpu_lcs_half(&G0, p->a, la, p->b, lb, c, h, k, hb, gh[h][0], gv[h][0], 0)
 		        : rgpu_lev_half(&G0, p->a, la, p->b, lb, c, h, k, hb, gh[h][0], gh[h][1], gv[h][0], gv[h][1], 0);
 		CHECK(s == RK_OK, "banded half: %s", rk_error());
 		band[0] = hb[0];
@@ -848,7 +849,15 @@ static void sec_split(int n)
 			k = d + tu_range(-3, 3);
 			if (k < 0) k = 0;
 		}
-		banded += split_case(i & 1 && k < 0, &p, c, k);
+		const int lcs = i & 1 && k < 0;
+		if (lcs && i % 6 == 3) {   /* lcs: a bound at or above its indel cost (a piece's, known) */
+			lcs_opt_t o;
+			lcs_opt_init(&o);
+			int64_t L;
+			lcs_pair(&o, p.a, p.la, p.b, p.lb, &L, 0);
+			k = p.la + p.lb - 2 * L + tu_range(0, 3);
+		}
+		banded += split_case(lcs, &p, c, k);
 		m++;
 		free((char *)p.a);
 		free((char *)p.b);

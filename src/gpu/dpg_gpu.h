@@ -71,7 +71,10 @@ rk_status_t rgpu_dp_slab(int mode, const rgpu_opt_t *g, const char *a, int64_t l
  * whole pair (band out), then rgpu_dp_slab over A and B's columns [0, c) (rev 0) or over A and
  * B's columns [c, lb), both reversed (rev 1), in that band; one device context and one copy of
  * the texts for both (two calls paid the set-up and the copy twice: 11 ms of a 0.6 s half).
- * h0/h1 hold the half's c or lb - c columns; edges as rgpu_dp_slab's, owned by the caller. */
+ * k: a bound on the pair's cost (lev: -k, the cost above it or not; lcs: at least its indel
+ * cost, as where a piece's cost is known), -1: none; the band is the narrower of its and the
+ * device's own bound's. h0/h1 hold the half's c or lb - c columns; edges as rgpu_dp_slab's,
+ * owned by the caller. */
 rk_status_t rgpu_dp_half(int mode, const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
                          int64_t k, int64_t band[2], uint64_t *h0, uint64_t *h1, uint64_t *v0, uint64_t *v1, rgpu_stats_t *st);
 

@@ -183,7 +183,6 @@ extern "C" rk_status_t rgpu_dp_half(int mode, const rgpu_opt_t *g, const char *a
 	const int64_t nc_cols = rev ? lb - c : c;
 	band[0] = -la;
 	band[1] = lb;
-	if (mode != DPG_LEV) k = -1;
 	if (c < 0 || c > lb) {
 		rk_set_error("GPU half: column %lld outside [0, %lld]", (long long)c, (long long)lb);
 		return RK_EINPUT;

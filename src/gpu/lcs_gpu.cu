@@ -16,7 +16,7 @@ extern "C" rk_status_t rgpu_lcs_slab(const rgpu_opt_t *g, const char *a, int64_t
 }
 
 extern "C" rk_status_t rgpu_lcs_half(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
-                                     int64_t band[2], uint64_t *hc, uint64_t *v, rgpu_stats_t *st)
+                                     int64_t bound, int64_t band[2], uint64_t *hc, uint64_t *v, rgpu_stats_t *st)
 {
-	return rgpu_dp_half(RGPU_DP_LCS, g, a, la, b, lb, c, rev, -1, band, hc, 0, v, 0, st);
+	return rgpu_dp_half(RGPU_DP_LCS, g, a, la, b, lb, c, rev, bound, band, hc, 0, v, 0, st);
 }

@@ -22,10 +22,11 @@ rk_status_t rgpu_lcs_batch(const lcs_opt_t *o, const aln_pair_t *p, int64_t n, c
  * and no right edge. */
 rk_status_t rgpu_lcs_slab(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int rev, const int64_t *band,
                           uint64_t *hc, uint64_t *v, rgpu_stats_t *st);
-/* One rank's half of a pair split on column c (rgpu_dp_half): the band out, hc / v as rgpu_lcs_slab's
- * for the half's columns ([0, c), or [c, lb) reversed with rev). */
+/* One rank's half of a pair split on column c (rgpu_dp_half): bound, the caller's bound on the
+ * pair's indel cost la + lb - 2 lcs (at least that cost; -1: none), the band out, hc / v as
+ * rgpu_lcs_slab's for the half's columns ([0, c), or [c, lb) reversed with rev). */
 rk_status_t rgpu_lcs_half(const rgpu_opt_t *g, const char *a, int64_t la, const char *b, int64_t lb, int64_t c, int rev,
-                          int64_t band[2], uint64_t *hc, uint64_t *v, rgpu_stats_t *st);
+                          int64_t bound, int64_t band[2], uint64_t *hc, uint64_t *v, rgpu_stats_t *st);
 #endif
 
 #ifdef __cplusplus

@@ -217,6 +217,18 @@ rk_status_t rmpi_sub(const rmpi_t *w, int n, rmpi_t *sub)
 	return RK_OK;
 }
 
+rk_status_t rmpi_sub_color(const rmpi_t *w, int color, rmpi_t *sub)
+{
+	*sub = *w;
+	if (!w->mpi) return RK_OK;
+	MPI_Comm c = MPI_COMM_NULL;
+	if (MPI_Comm_split(w->comm, color >= 0 ? color : MPI_UNDEFINED, w->rank, &c) != MPI_SUCCESS) rmpi_die(w, "comm split");
+	sub->comm = c;
+	sub->size = 0;
+	if (c != MPI_COMM_NULL) { MPI_Comm_rank(c, &sub->rank); MPI_Comm_size(c, &sub->size); }
+	return RK_OK;
+}
+
 void rmpi_sub_free(rmpi_t *sub)
 {
 	if (sub->mpi && sub->comm != MPI_COMM_NULL) MPI_Comm_free(&sub->comm);

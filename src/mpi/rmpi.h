@@ -58,6 +58,9 @@ int rmpi_any(const rmpi_t *w, int flag);
  * work that only they do while the others wait; the others get comm MPI_COMM_NULL and size 0.
  * The caller frees it with rmpi_sub_free on every rank. */
 rk_status_t rmpi_sub(const rmpi_t *w, int n, rmpi_t *sub);
+/* Collective on w: the ranks of one color (>= 0) as a world of their own, ranked as in w;
+ * ranks of color < 0 get comm MPI_COMM_NULL and size 0. Freed with rmpi_sub_free. */
+rk_status_t rmpi_sub_color(const rmpi_t *w, int color, rmpi_t *sub);
 void rmpi_sub_free(rmpi_t *sub);
 
 /* Collective: element-wise sum over the ranks, in place (uint32: wraps): rank r gets the

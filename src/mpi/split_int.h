@@ -50,6 +50,35 @@ rk_status_t split_tree(const rmpi_t *w, int kind, int64_t bound, const char *a, 
 rk_status_t split_path_join(const rmpi_t *w, int r0, int r1, int tag, rk_status_t st, int64_t got, const aln_path_t *mine,
                             aln_path_t *path, int64_t *cost);
 
+/* Where ranks 0 and 1 met on column c (split_cols) when the path is left to the caller:
+ * the pair's cost, the cut's row, c, and the cost F(cut, c) of the piece above-left of it
+ * (cut -1: no path to compute, lev above -k). Rank 0's. */
+typedef struct {
+	int64_t total, cut, c, fat;
+} split_colcut_t;
+
+/* Collective: every rank over every cell (split_run.c): slabs of rows, or ranks 0 and 1
+ * meeting on a column (two: on a world of more, the others wait); defer: NULL, or where the
+ * two ranks met, the path left undone (the caller's split_pairs). */
+rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                      int want_path, int n_threads, rmpi_be_t *be, int two, split_colcut_t *defer, int64_t *val,
+                      aln_path_t *path, rmpi_split_prof_t *prof);
+/* One rank's canonical path of a whole pair, on its GPU when be uses one (the CPU's n_threads
+ * otherwise): *cost (lev distance, lcs la + lb - 2 lcs) and *path (split_run.c). */
+rk_status_t split_piece(int kind, rmpi_be_t *be, int n_threads, const char *a, int64_t la, const char *b, int64_t lb,
+                        int64_t *cost, aln_path_t *path);
+/* Whether split_pairs takes the path of a la x lb pair met on a column by ranks 0 and 1. */
+int split_pairs_pay(int want_path, int ranks, int64_t la, int64_t lb);
+/* Collective: whether ranks 0 to 3 are each on a device of their own (CPU ranks are): two
+ * ranks of a pair on one GPU would share its warps, and its piece would gain nothing. */
+int split_pairs_apart(const rmpi_t *w, const rmpi_be_t *be);
+/* Collective: after ranks 0 and 1 met on a column (x, rank 0's), the path's two pieces, each
+ * on a pair of ranks (0 and 2, 1 and 3) split on a column again, the rest asleep; rank 0 joins
+ * them into *path and sets *val (split_pairs.c). Needs at least 4 ranks. */
+rk_status_t split_pairs(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                        int n_threads, rmpi_be_t *be, const split_colcut_t *x, int64_t *val, aln_path_t *path,
+                        rmpi_split_prof_t *prof);
+
 /* This rank's speed (cells/s) on a sample of the pair (split_run.c); 1 when it cannot be
  * measured. runs: timed runs, the fastest counts (0: the backend's default); each passes over
  * the sample again until it has lasted min_run seconds. */

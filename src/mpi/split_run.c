@@ -75,7 +75,7 @@ static rk_status_t eng_half(split_eng_t *e, const char *a, int64_t la, const cha
 	int64_t band[2];   /* the half's band: rk_debug says it, nothing here needs it */
 	memset(&s, 0, sizeof s);
 	rk_status_t st = e->kind == SPLIT_LEV ? rgpu_lev_half(e->g, a, la, b, lb, c, e->rev, k, band, h[0], h[1], v[0], v[1], &s)
-	                                      : rgpu_lcs_half(e->g, a, la, b, lb, c, e->rev, band, h[0], v[0], &s);
+	                                      : rgpu_lcs_half(e->g, a, la, b, lb, c, e->rev, k, band, h[0], v[0], &s);
 	if (e->stats) { e->stats->kernel_s += s.kernel_s; e->stats->n_launch += s.n_launch; }
 	return st;
 #else
@@ -207,6 +207,17 @@ static rk_status_t piece_path(int kind, const split_eng_t *e, int n_threads, con
 	return lcs_pair(&o, a, la, b, lb, got, piece);
 }
 
+rk_status_t split_piece(int kind, rmpi_be_t *be, int n_threads, const char *a, int64_t la, const char *b, int64_t lb,
+                        int64_t *cost, aln_path_t *path)
+{
+	split_eng_t e;   /* piece_path reads the backend only */
+	memset(&e, 0, sizeof e);
+	e.kind = kind; e.use_gpu = be && be->use_gpu; e.g = be ? &be->g : 0; e.stats = be ? &be->stats : 0;
+	rk_status_t st = piece_path(kind, &e, n_threads, a, la, b, lb, cost, path);
+	if (!st && kind == SPLIT_LCS) *cost = la + lb - 2 * *cost;   /* as a cost */
+	return st;
+}
+
 typedef struct { aln_path_t *path; int64_t cost; } split_gather_t;
 
 static rk_status_t split_take(void *ctx, int rank, const void *data, uint64_t n)
@@ -265,8 +276,8 @@ static rk_status_t split_pieces(const rmpi_t *w, int kind, int have, const split
  * The cost is the smallest sum of the two vertical edges on column c; the cut is its last row
  * (split_meet_col), and each rank's piece is the canonical path of its own rectangle. */
 static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                              int want_path, int n_threads, rmpi_be_t *be, const double *speed, int64_t *val, aln_path_t *path,
-                              rmpi_split_prof_t *prof)
+                              int want_path, int n_threads, rmpi_be_t *be, const double *speed, split_colcut_t *defer,
+                              int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
 {
 	const int P = split_planes(kind), me = w->rank;
 	const int64_t nw = (la + 63) / 64;
@@ -296,11 +307,11 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	const double t2 = rk_realtime();
 	/* rank 1's edge to rank 0, which meets them */
-	int64_t mt[2] = { 0, 0 };   /* the pair's cost, the row of the cut */
+	int64_t mt[2] = { 0, 0 }, fat = 0;   /* the pair's cost, the row of the cut; F(cut, c) */
 	if (me == 1) for (int q = 0; q < P; q++) rmpi_send(w, v[q], 8 * (size_t)nw, 0, TAG_MID + q);
 	if (me == 0) {
 		for (int q = 0; q < P; q++) rmpi_recv(w, rv[q], 8 * (size_t)nw, 1, TAG_MID + q);
-		mt[1] = split_meet_col(kind, v, rv, la, lb, c, &mt[0], 0);
+		mt[1] = split_meet_col(kind, v, rv, la, lb, c, &mt[0], &fat);
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	for (int i = 0; i < 2; i++) rmpi_bcast_i64(w, 0, &mt[i]);
@@ -309,6 +320,11 @@ static rk_status_t split_cols(const rmpi_t *w, int kind, int64_t k, const char *
 	const int64_t total = mt[0], cut = mt[1], value = kind == SPLIT_LEV ? total : (la + lb - total) / 2;
 	if (!want_path || (kind == SPLIT_LEV && k >= 0 && total > k)) {
 		*val = kind == SPLIT_LEV && k >= 0 && total > k ? -1 : value;
+		if (defer) *defer = (split_colcut_t){ total, -1, c, 0 };
+		goto done;
+	}
+	if (defer) {   /* the pieces on pairs of ranks (split_pairs) */
+		*defer = (split_colcut_t){ total, cut, c, fat };
 		goto done;
 	}
 	/* the pieces: (0, 0) to (cut, c) on rank 0, (cut, c) to (la, lb) on rank 1 */
@@ -576,21 +592,30 @@ done:
  * rank's fastest short run, as before the plan (the plan's one run of 10 ms, for the share
  * side by side, gave unequal speeds beside other work: a random 1 Mb pair's halves took 8.3
  * and 6.3 s). Collective. */
-static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                             int want_path, int n_threads, rmpi_be_t *be, int two, int64_t *val, aln_path_t *path,
-                             rmpi_split_prof_t *prof)
+rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+                      int want_path, int n_threads, rmpi_be_t *be, int two, split_colcut_t *defer, int64_t *val,
+                      aln_path_t *path, rmpi_split_prof_t *prof)
 {
 	double mine = 1;
 	const int simd = aln_simd_level(-1), R = w->size;
 	const int64_t nw = (la + 63) / 64;
 	if (two && R > 2) {  /* ranks 0 and 1 alone, in a world of their own; the others wait asleep
-	                      * and touch no GPU (they may have started no context: modes.c) */
+	                      * and touch no GPU (they may have started no context: modes.c), but
+	                      * for ranks 2 and 3 when the path's pieces are theirs too (split_pairs):
+	                      * their contexts start meanwhile, after those of ranks 0 and 1 */
+		const int pay = split_pairs_pay(want_path, R, la, lb), pairs = pay && split_pairs_apart(w, be);
+		if (pay && w->rank == 0)
+			rk_debug("split: %s", pairs ? "the path's two pieces on ranks 0 and 2, 1 and 3, each split on a column again"
+			                            : "the path's two pieces on ranks 0 and 1 alone: ranks 2 and 3 would share their GPUs");
+		if (pairs && (w->rank == 2 || w->rank == 3) && be && be->use_gpu) rgpu_warm_start(w->local_rank);
 		rmpi_t sub;
 		rmpi_sub(w, 2, &sub);
 		rk_status_t st = RK_OK;
-		if (w->rank < 2) st = split_all(&sub, kind, k, a, la, b, lb, want_path, n_threads, be, 0, val, path, prof);
+		split_colcut_t x = { 0, -1, 0, 0 };
+		if (w->rank < 2) st = split_all(&sub, kind, k, a, la, b, lb, want_path, n_threads, be, 0, pairs ? &x : 0, val, path, prof);
 		rmpi_sub_free(&sub);
-		return rmpi_agree_idle(w, st);
+		st = rmpi_agree_idle(w, st);
+		return st || !pairs ? st : split_pairs(w, kind, k, a, la, b, lb, n_threads, be, &x, val, path, prof);
 	}
 	double *speed = malloc(sizeof(double) * (size_t)R);
 	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
@@ -603,7 +628,7 @@ static rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a
 	split_words(w, nw, speed, words);
 	const int64_t chunk = split_chunk_agree(w, be, chunks);
 	if (R == 2 && !rk_tune.split_words) {
-		st = split_cols(w, kind, k, a, la, b, lb, want_path, n_threads, be, speed, val, path, prof);
+		st = split_cols(w, kind, k, a, la, b, lb, want_path, n_threads, be, speed, defer, val, path, prof);
 		goto done;
 	}
 	if (prof) prof->speed = mine;
@@ -740,7 +765,7 @@ rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a,
 		return rmpi_agree_idle(w, st);
 	}
 	if (p.how == PLAN_BAND) return split_band(w, kind, k, p.bound, a, la, b, lb, want_path, n_threads, val, path, prof);
-	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, p.gpu_two, val, path, prof);
+	return split_all(w, kind, k, a, la, b, lb, want_path, n_threads, be, p.gpu_two, 0, val, path, prof);
 }
 
 void rmpi_split_prof_add(rmpi_split_prof_t *a, const rmpi_split_prof_t *b)
