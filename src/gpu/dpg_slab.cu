@@ -204,6 +204,7 @@ extern "C" rk_status_t rgpu_dp_half(int mode, const rgpu_opt_t *g, const char *a
 	t_enc = rk_realtime() - t0;
 	if ((st = band_of(&X, (const uint8_t *)dc.p, nc, la, lb, k, band, &ub))) goto done;
 	t_band = rk_realtime() - t0;
+	if (g->ready) g->ready(g->ready_arg);
 	/* the reverse half's row i' = la - 1 - i and column j' = lb - 1 - j (rB's first lb - c are B's
 	 * columns [c, lb) reversed): the band of the pair reversed, the same band (band_k) */
 	st = slab_run(&X, (const uint8_t *)dc.p, nc, rev ? la + lb : 0, rev ? 2 * la + lb : la, la, nc_cols,

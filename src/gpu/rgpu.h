@@ -16,6 +16,11 @@ typedef struct {
 	int device;           /* CUDA device index */
 	uint64_t mem_limit;   /* bytes of device memory to use at most; 0: what cudaMemGetInfo leaves */
 	int n_threads;        /* host threads for packing */
+	/* rgpu_dp_half calls ready(ready_arg) once the pair's codes and band are on the device,
+	 * before its passes (NULL: none): processes that wait to start their own GPUs go then, as
+	 * contexts made meanwhile held this set-up up (0.45 s on 4 H200) */
+	void (*ready)(void *ready_arg);
+	void *ready_arg;
 } rgpu_opt_t;
 
 /* What one call did, for the summary line. */
@@ -30,7 +35,7 @@ typedef struct {
 
 static inline void rgpu_opt_init(rgpu_opt_t *g)
 {
-	g->device = 0; g->mem_limit = 0; g->n_threads = 0;
+	g->device = 0; g->mem_limit = 0; g->n_threads = 0; g->ready = 0; g->ready_arg = 0;
 }
 
 #ifdef RKTLCS_HAVE_CUDA

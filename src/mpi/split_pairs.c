@@ -5,6 +5,7 @@
  * byte, so each goes to a pair of ranks (0 with 2, 1 with 3) split on a column again. On GPU
  * ranks this is what adds ranks 2 and 3 to one pair: a slab of a quarter of the rows would
  * leave three quarters of each GPU's warps idle (docs/lev.md, "One pair on many ranks"). */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "mpi/split_run.h"
@@ -78,6 +79,10 @@ rk_status_t split_pairs(const rmpi_t *w, int kind, int64_t k, const char *a, int
 	rk_status_t st = RK_OK;
 	int64_t got = -1;
 	aln_path_t mine = { 0 };
+	/* a rank that waited named no device (backend.c): its name now, so that the pair's ranks
+	 * compare alike (split_alike) and take no sample of their speed */
+	if (me < 4 && be && be->use_gpu && !strncmp(be->name, "not started", 11) && rgpu_device_name(be->g.device, be->name, sizeof be->name))
+		snprintf(be->name, sizeof be->name, "?");
 	if (me < 4) {
 		const int64_t i0 = q ? cut : 0, ni = q ? la - cut : cut, j0 = q ? c : 0, nj = q ? lb - c : c;
 		rmpi_split_prof_t sp;   /* ranks 0 and 1: the pieces' pipelines are their rev */
