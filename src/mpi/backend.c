@@ -6,6 +6,7 @@
 #include "algo/aln.h"
 
 #define RMPI_START_NOMINAL 0.3  /* s a context takes to start (one visible H100/H200: 0.2-0.3 s) */
+#define BACKEND_UNNAMED "not started on this rank"   /* backend_defer's name, until rmpi_backend_name */
 
 /* The device this rank uses, by name, once the driver is up: 0 devices means none after all. */
 static int backend_confirm(const rmpi_t *w, rmpi_be_t *be)
@@ -39,8 +40,17 @@ static int backend_defer(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be)
 {
 	if (!backend_waits(w, c)) return 0;
 	be->g.device = rgpu_visible_index() >= 0 ? 0 : w->local_rank % rgpu_node_devices();
-	snprintf(be->name, sizeof be->name, "not started on this rank");
+	snprintf(be->name, sizeof be->name, "%s", BACKEND_UNNAMED);
 	return 1;
+}
+
+void rmpi_backend_name(rmpi_be_t *be)
+{
+	if (!be->use_gpu || strcmp(be->name, BACKEND_UNNAMED)) return;
+	if (rgpu_device_name(be->g.device, be->name, sizeof be->name) != RK_OK) {
+		rk_clear_error();
+		snprintf(be->name, sizeof be->name, "?");
+	}
 }
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be)

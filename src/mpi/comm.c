@@ -208,13 +208,7 @@ rk_status_t rmpi_agree(const rmpi_t *w, rk_status_t local)
 
 rk_status_t rmpi_sub(const rmpi_t *w, int n, rmpi_t *sub)
 {
-	*sub = *w;
-	if (!w->mpi) return RK_OK;
-	MPI_Comm c = MPI_COMM_NULL;
-	if (MPI_Comm_split(w->comm, w->rank < n ? 0 : MPI_UNDEFINED, w->rank, &c) != MPI_SUCCESS) rmpi_die(w, "comm split");
-	sub->comm = c;
-	sub->size = w->rank < n ? (n < w->size ? n : w->size) : 0;
-	return RK_OK;
+	return rmpi_sub_color(w, w->rank < n ? 0 : -1, sub);
 }
 
 rk_status_t rmpi_sub_color(const rmpi_t *w, int color, rmpi_t *sub)

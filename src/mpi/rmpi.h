@@ -212,6 +212,9 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
  * -v gives both estimates. Call it once the work is known and before any GPU call; nothing
  * for a forced backend or where no GPU is wanted. Not collective: each rank decides alone. */
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be);
+/* A rank that named no device, as it was to wait (one long pair), names it now: the driver
+ * starts if it has not. Nothing for other ranks. */
+void rmpi_backend_name(rmpi_be_t *be);
 /* guess.c: the seconds of a job on `threads` CPU threads (as many as the cost model's cpu_par
  * counts), guessed from its inputs' heads before they are read (-1: unknown, e.g. stdin; 0:
  * decided after the read), and in *gpu_min the least the GPU could take: a GPU context is

@@ -75,7 +75,7 @@ int split_pairs_apart(const rmpi_t *w, const rmpi_be_t *be);
 /* Collective: after ranks 0 and 1 met on a column (x, rank 0's), the path's two pieces, each
  * on a pair of ranks (0 and 2, 1 and 3) split on a column again, the rest asleep; rank 0 joins
  * them into *path and sets *val (split_pairs.c). Needs at least 4 ranks. */
-rk_status_t split_pairs(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+rk_status_t split_pairs(const rmpi_t *w, int kind, const char *a, int64_t la, const char *b, int64_t lb,
                         int n_threads, rmpi_be_t *be, const split_colcut_t *x, int64_t *val, aln_path_t *path,
                         rmpi_split_prof_t *prof);
 

@@ -5,7 +5,6 @@
  * byte, so each goes to a pair of ranks (0 with 2, 1 with 3) split on a column again. On GPU
  * ranks this is what adds ranks 2 and 3 to one pair: a slab of a quarter of the rows would
  * leave three quarters of each GPU's warps idle (docs/lev.md, "One pair on many ranks"). */
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "mpi/split_run.h"
@@ -64,14 +63,13 @@ static rk_status_t pairs_piece(const rmpi_t *sub, int kind, int q, const char *a
 	return st;
 }
 
-rk_status_t split_pairs(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
+rk_status_t split_pairs(const rmpi_t *w, int kind, const char *a, int64_t la, const char *b, int64_t lb,
                         int n_threads, rmpi_be_t *be, const split_colcut_t *x, int64_t *val, aln_path_t *path,
                         rmpi_split_prof_t *prof)
 {
 	int64_t m[4] = { x->total, x->cut, x->c, x->fat };
 	rmpi_bcast_idle(w, 0, m, sizeof m);
 	const int64_t total = m[0], cut = m[1], c = m[2], fat = m[3];
-	(void)k;
 	if (cut < 0) return RK_OK;   /* rank 0 has the value; no path */
 	const int me = w->rank, q = me % 2;
 	rmpi_t sub;
@@ -79,10 +77,9 @@ rk_status_t split_pairs(const rmpi_t *w, int kind, int64_t k, const char *a, int
 	rk_status_t st = RK_OK;
 	int64_t got = -1;
 	aln_path_t mine = { 0 };
-	/* a rank that waited named no device (backend.c): its name now, so that the pair's ranks
-	 * compare alike (split_alike) and take no sample of their speed */
-	if (me < 4 && be && be->use_gpu && !strncmp(be->name, "not started", 11) && rgpu_device_name(be->g.device, be->name, sizeof be->name))
-		snprintf(be->name, sizeof be->name, "?");
+	/* a rank that waited named no device: its name now, so that the pair's ranks compare alike
+	 * (split_alike) and take no sample of their speed */
+	if (me < 4 && be) rmpi_backend_name(be);
 	if (me < 4) {
 		const int64_t i0 = q ? cut : 0, ni = q ? la - cut : cut, j0 = q ? c : 0, nj = q ? lb - c : c;
 		rmpi_split_prof_t sp;   /* ranks 0 and 1: the pieces' pipelines are their rev */

@@ -638,7 +638,7 @@ rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64
 		}
 		rmpi_sub_free(&sub);
 		st = rmpi_agree_idle(w, st);
-		return st || !pairs ? st : split_pairs(w, kind, k, a, la, b, lb, n_threads, be, &x, val, path, prof);
+		return st || !pairs ? st : split_pairs(w, kind, a, la, b, lb, n_threads, be, &x, val, path, prof);
 	}
 	double *speed = malloc(sizeof(double) * (size_t)R);
 	int64_t *words = malloc(sizeof(int64_t) * (size_t)R), *chunks = malloc(sizeof(int64_t) * (size_t)R);
