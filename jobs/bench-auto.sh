@@ -5,6 +5,7 @@
 # (its -v line: "the GPU" / "the CPU"), auto's wall over the faster backend's, and whether the
 # three outputs are byte-identical. Calibrates src/mpi/cost.c: the compute columns are its rates.
 # Usage: jobs/bench-auto.sh [BUILD_DIR] [DATA_DIR] [SECTIONS="rkt ham lev lcs"]
+# GAP=S pauses S seconds before each run; ROTATE=0..2 shifts the order of the three backends.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build} data=${2:-${SHARED_DATA:-../shared/data}} sections=${3:-rkt ham lev lcs}
@@ -16,7 +17,11 @@ printf '# %s GPU(s) visible: %s; %s host cores; commit %s\n' "$(nvidia-smi -L 2>
 printf '%-36s %7s %7s %7s %8s %8s %4s %6s %s\n' job auto_s gpu_s cpu_s gpu_cmp cpu_cmp pick ratio same
 wall() {  # backend args...: wall seconds, output in $tmp/out.$1, -v in $tmp/err.$1
 	local be=$1; shift
-	local s e; s=$(date +%s.%N)
+	local s e
+	# GAP=S: a pause before each run, so that each starts on a GPU that no process holds (the
+	# driver's release of the run before, left to a child at exit, is over; src/core/exit.c)
+	[ -n "${GAP:-}" ] && sleep "$GAP"
+	s=$(date +%s.%N)
 	"$cli" "$@" --backend $be -v -o "$tmp/out.$be" --stats "$tmp/st.$be" 2> "$tmp/err.$be" || { echo fail; return; }
 	e=$(date +%s.%N)
 	awk -v s=$s -v e=$e 'BEGIN { printf "%.3f", e - s }'

@@ -73,6 +73,15 @@ double rk_realtime(void);
 double rk_process_age(void);
 size_t rk_peak_rss_kb(void);
 
+/* exit.c. Open files whose path starts with prefix (from /proc/self/fd; 0 where unknown). */
+int rk_files_open(const char *prefix);
+/* Ends the process with _exit(code), after the caller has committed its outputs and flushed
+ * its streams. The files whose path starts with prefix (the GPU driver's: "/dev/nvidia") are
+ * left open in a child that closes every other file at once and ends after hold_ms (0; tests
+ * wait), so that their release (the driver's teardown, ~0.1 s) is not in this process's time.
+ * prefix 0: just _exit. */
+void rk_exit_handoff(const char *prefix, int code, int hold_ms) __attribute__((noreturn));
+
 /* Parse "12", "4k", "2G" (base 1024); returns 0 on error (also NaN, infinity, overflow). */
 uint64_t rk_parse_size(const char *s);
 
@@ -133,7 +142,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_GPU_VISIBLE=all   every GPU of the node visible to every rank (default: a rank that
  *                            maps no other GPU's memory sees only its own; src/gpu/visible.c)
  *   RKTLCS_EXIT_TEARDOWN=1   a process that made a CUDA context tears the runtime down at exit
- *                            (default: _exit after the outputs are committed; the driver frees it)
+ *                            (default: _exit after the outputs are committed, the driver's files
+ *                            left to a child that closes them once this process has ended,
+ *                            src/core/exit.c)
  *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/cost.c), whatever the
  *                            estimates
  *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with

@@ -99,12 +99,26 @@ static int rcli_dispatch(int argc, char **argv)
 	return rcli_rkt_main(argc, argv);  /* the default mode */
 }
 
+/* The GPU driver's files, whose release (~0.1 s at exit) a process that is done leaves to a
+ * child (rk_exit_handoff); 0 with RKTLCS_EXIT_TEARDOWN=1 (the runtime's own teardown) */
+static const char *rcli_driver_files(void)
+{
+	const char *td = getenv("RKTLCS_EXIT_TEARDOWN");
+	return td && *td && *td != '0' ? 0 : RGPU_DRIVER_FILES;
+}
+
 int rcli_main(int argc, char **argv)
 {
 	rk_tune_init();
 	rio_cleanup_install();
 	int r = rcli_dispatch(argc, argv);
 	rio_cleanup_normal_exit();
+	/* the driver up without a context kept (--version, a context dropped for the CPU) */
+	const char *drv = rcli_driver_files();
+	if (drv && rk_files_open(drv) > 0) {
+		fflush(NULL);
+		rk_exit_handoff(drv, r, 0);
+	}
 	return r;
 }
 
@@ -266,15 +280,15 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	st = ops->run(&w, o);
 	rmpi_say_errors(&w);
 	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And
-	 * the CUDA runtime's teardown at exit (~0.1 s: modules, streams, the context) is left to the
-	 * driver, which frees a process's device memory when it ends anyway */
-	const char *td = getenv("RKTLCS_EXIT_TEARDOWN");
-	if (rgpu_warm_pending() || (rgpu_context_made() && !(td && *td && *td != '0'))) {
+	 * no CUDA runtime teardown: the driver frees a process's GPU state when its files close,
+	 * ~0.1 s whoever closes them, here a child once this process has ended (core/exit.c) */
+	const char *drv = rcli_driver_files();
+	if (rgpu_warm_pending() || (rgpu_context_made() && drv)) {
 		if (w.rank == 0) rcli_warm_note();
 		rmpi_finalize(&w);
 		rio_cleanup_normal_exit();
 		fflush(NULL);
-		_exit(rk_exit_code(st));
+		rk_exit_handoff(drv, rk_exit_code(st), 0);
 	}
 	rgpu_warm_join();
 	if (w.rank == 0) rcli_warm_note();

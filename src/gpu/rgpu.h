@@ -38,6 +38,14 @@ static inline void rgpu_opt_init(rgpu_opt_t *g)
 	g->device = 0; g->mem_limit = 0; g->n_threads = 0; g->ready = 0; g->ready_arg = 0;
 }
 
+/* The path prefix of the driver's device files (0 without CUDA): closing them tears the
+ * process's GPU state down, ~0.1 s, which the CLI leaves to a child (rk_exit_handoff) */
+#ifdef RKTLCS_HAVE_CUDA
+#define RGPU_DRIVER_FILES "/dev/nvidia"
+#else
+#define RGPU_DRIVER_FILES 0
+#endif
+
 #ifdef RKTLCS_HAVE_CUDA
 /* Number of usable CUDA devices; 0 when none is present or the driver is missing. */
 int rgpu_device_count(void);

@@ -18,7 +18,9 @@
  *   0.11 s of kernels, since the pairs are enumerated on the device (dpg_all.cu).
  * - one long pair: lev 1 Mb and 3 Mb random: the CPU 6.6e10 cells/s a thread; the GPU 1.5e13
  *   cells/s, with ~5e-8 s per step of its anti-diagonal chain (lcs 1 Mb: 49.5 ms for 1.06e6 steps).
- * gpu_fixed: streams, arena, first launch and the context's teardown at exit (~0.1 s).
+ * gpu_fixed: streams, arena, first launch (~0.03 s). It was 0.10 s with the driver's release at
+ * exit (0.09-0.11 s on an H100), which a child now does after the process has ended
+ * (core/exit.c): on one H100, whole-process wall of a 20 kb lev pair 0.366 -> 0.183 s.
  * cpu_par: one long pair's wavefront keeps about 16 threads busy: on 4 H200 with 64 host
  * cores (38c5b19) lev on a 1 Mb random pair took 1.19 s of compute on 64 threads (0.94 s on
  * the H100 host's 16), 3 Mb 6.47 s (8.0 s on 16), and auto, counting 64 threads at the full
@@ -29,11 +31,11 @@
  * the CPU for those six, where the GPU took 0.28-0.46 s (medians; sum 2.10 s against 2.46). */
 static const rmpi_rates_t rmpi_ref[RMPI_W_KINDS] = {
 	/* gpu_fixed gpu_rate gpu_item gpu_bw gpu_step cpu_rate cpu_item cpu_par */
-	[RMPI_W_RKT] = { 0.10, 1.5e11, 0, 1.0e10, 0, 4.5e7, 0, 32 },
-	[RMPI_W_HAM] = { 0.10, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8 },
-	[RMPI_W_DP_PAIRS] = { 0.10, 9.0e12, 2.0e-7, 1.0e10, 0, 4.5e9, 0 },
-	[RMPI_W_DP_LONG] = { 0.10, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0, 16 },
-	[RMPI_W_DP_ALL] = { 0.10, 1.0e13, 2.0e-9, 1.0e10, 0, 1.0e10, 0 },
+	[RMPI_W_RKT] = { 0.03, 1.5e11, 0, 1.0e10, 0, 4.5e7, 0, 32 },
+	[RMPI_W_HAM] = { 0.03, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8 },
+	[RMPI_W_DP_PAIRS] = { 0.03, 9.0e12, 2.0e-7, 1.0e10, 0, 4.5e9, 0 },
+	[RMPI_W_DP_LONG] = { 0.03, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0, 16 },
+	[RMPI_W_DP_ALL] = { 0.03, 1.0e13, 2.0e-9, 1.0e10, 0, 1.0e10, 0 },
 };
 
 void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path)

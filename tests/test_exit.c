@@ -1,0 +1,110 @@
+/* core/exit.c: rk_exit_handoff ends a process at once with its code; the files under the
+ * prefix (the GPU driver's, in rktlcs) stay open in a child for hold_ms, so their release is
+ * the child's; every other file (here a pipe to a reader) ends with the process. Fails if the
+ * prefix's files close with the process, if the child keeps the other files open, if the
+ * process waits for the child, or if a null prefix leaves a child behind. This process is the
+ * subreaper of the one it tests, so it reaps the child too. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "rktlcs.h"
+#include "testutil.h"
+
+#define HOLD_MS 3000
+
+/* The process under test: the FIFO's writer and the pipe's, then rk_exit_handoff. */
+static void subject(const char *fifo, const char *prefix, int out_w, int out_r, int fifo_r)
+{
+	close(fifo_r);   /* the test's own end, inherited */
+	const int fw = open(fifo, O_WRONLY | O_NONBLOCK);   /* a reader is there: no wait */
+	if (fw < 0 || dup2(out_w, 1) < 0) _exit(90);
+	close(out_w);
+	close(out_r);
+	if (write(1, "x", 1) != 1) _exit(91);
+	/* what rk_files_open counts: the FIFO under the prefix, nothing under another */
+	if (prefix && (rk_files_open(prefix) != 1 || rk_files_open("/no/such/prefix") != 0)) _exit(92);
+	rk_exit_handoff(prefix, 7, HOLD_MS);
+}
+
+/* Seconds until fd polls with what (timeout in s); -1 on none */
+static double wait_for(int fd, short what, double timeout, double t0)
+{
+	struct pollfd p = { fd, what, 0 };
+	for (;;) {
+		const double left = timeout - (rk_realtime() - t0);
+		if (left <= 0) return -1;
+		const int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR) continue;
+		if (r <= 0) return -1;
+		if (p.revents & what) return rk_realtime() - t0;
+		if (p.revents & (POLLIN)) {   /* the pipe's byte: read it and wait on */
+			char c;
+			if (read(fd, &c, 1) < 0) return -1;
+		}
+	}
+}
+
+/* One run: exit code 7 at once, the pipe's end at once, the FIFO's end after the hold (with
+ * a prefix) or at once (without), and the child (if any) reaped with 0 */
+static void run(const char *dir, int with_prefix)
+{
+	char fifo[512], prefix[512];
+	snprintf(fifo, sizeof fifo, "%s/held%d", dir, with_prefix);
+	snprintf(prefix, sizeof prefix, "%s/held", dir);
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+	const int fr = open(fifo, O_RDONLY | O_NONBLOCK);
+	int po[2];
+	CHECK(fr >= 0 && pipe(po) == 0, "FIFO reader or pipe");
+	const double t0 = rk_realtime();
+	const pid_t pid = fork();
+	if (pid == 0) subject(fifo, with_prefix ? prefix : 0, po[1], po[0], fr);
+	close(po[1]);
+	int status = 0;
+	CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
+	const double t_exit = rk_realtime() - t0;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 7, "exit status %d (90-92: the subject's set-up failed)",
+	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	CHECK(t_exit < 1.5, "the process took %.2f s to end (it must not wait for its child)", t_exit);
+	/* the pipe: its reader sees the end once the process has ended, not after the hold */
+	const double t_pipe = wait_for(po[0], POLLHUP, 10, t0);
+	CHECK(t_pipe >= 0 && t_pipe < 1.5, "the pipe ended after %.2f s (the child kept it open)", t_pipe);
+	/* the FIFO: held by the child for HOLD_MS with a prefix, else closed with the process */
+	const double t_fifo = wait_for(fr, POLLHUP, 10, t0);
+	if (with_prefix) {
+		CHECK(t_fifo >= 2.0, "the prefix's file closed after %.2f s, before the child's %d ms hold", t_fifo, HOLD_MS);
+		CHECK(t_fifo > 0 && t_fifo < 8, "the prefix's file still open after %.2f s", t_fifo);
+	} else {
+		CHECK(t_fifo >= 0 && t_fifo < 1.5, "without a prefix the file closed after %.2f s", t_fifo);
+	}
+	/* the child, reparented here: ended with 0; none without a prefix */
+	int n_child = 0;
+	for (pid_t c; (c = waitpid(-1, &status, with_prefix ? 0 : WNOHANG)) > 0;) {
+		n_child++;
+		CHECK(c != pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child %d ended with %d", (int)c, status);
+		if (!with_prefix) break;
+	}
+	CHECK(n_child == with_prefix, "%d children reaped, expected %d", n_child, with_prefix);
+	printf("prefix %s: exit %.3f s, pipe %.3f s, held file %.3f s, children %d\n", with_prefix ? "yes" : "no", t_exit, t_pipe,
+	       t_fifo, n_child);
+	close(fr);
+	close(po[0]);
+	unlink(fifo);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/rktlcs_exit.XXXXXX";
+	if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) { perror("prctl"); return 1; }
+	run(dir, 1);
+	run(dir, 0);
+	rmdir(dir);
+	printf("test_exit: %s\n", tu_fail ? "FAILED" : "all passed");
+	return tu_fail != 0;
+}
