@@ -115,7 +115,7 @@ int rcli_main(int argc, char **argv)
 	rio_cleanup_normal_exit();
 	/* the driver up without a context kept (--version, a context dropped for the CPU) */
 	const char *drv = rcli_driver_files();
-	if (drv && rk_files_open(drv) > 0) {
+	if (drv && rk_files_open(drv) > 0 && rgpu_release_shared()) {
 		fflush(NULL);
 		rk_exit_handoff(drv, r, 0);
 	}
@@ -288,7 +288,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		rmpi_finalize(&w);
 		rio_cleanup_normal_exit();
 		fflush(NULL);
-		rk_exit_handoff(drv, rk_exit_code(st), 0);
+		rk_exit_handoff(drv && rgpu_release_shared() ? drv : 0, rk_exit_code(st), 0);
 	}
 	rgpu_warm_join();
 	if (w.rank == 0) rcli_warm_note();

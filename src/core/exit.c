@@ -3,9 +3,11 @@
  * for it. Closing the driver's files tears down the process's GPU state: 0.09-0.11 s on an
  * H100 whatever the process did before (exit, return, cudaDeviceReset; 0.13-0.17 s with
  * 256 MB of pinned memory), against 3 ms for the parent once a child holds them
- * (docs/BENCHMARKS.md, Round 8). */
+ * (docs/BENCHMARKS.md, Round 8). The child is reparented to the nearest subreaper or init,
+ * which reaps it; under an init that reaps nothing (a container's shell) it stays a zombie. */
 #define _GNU_SOURCE  /* clone */
 #include <dirent.h>
+#include <stdio.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +18,9 @@
 #include "rktlcs.h"
 
 #define EXIT_MAX_FDS 4096
+/* Above this resident size the process ends by itself: the child, sharing the memory, would
+ * free it too, and a job's memory would stay charged (a cgroup's, SLURM's) after it ended */
+#define EXIT_MAX_RSS (1ull << 30)
 
 /* What the child closes and how long it waits; written before the clone, read by the child
  * (which shares the memory) */
@@ -53,14 +58,24 @@ static int exit_scan(const char *prefix)
 		if (fd == dirfd(d)) continue;
 		char path[512];
 		const ssize_t n = readlinkat(dirfd(d), e->d_name, path, sizeof path - 1);
-		if (n < 0) continue;
-		path[n] = 0;
-		if (!strncmp(path, prefix, lp)) held++;
+		path[n > 0 ? n : 0] = 0;
+		if (n > 0 && !strncmp(path, prefix, lp)) held++;
 		else if (ex.n < EXIT_MAX_FDS) ex.fd[ex.n++] = fd;
 		else full = 1;
 	}
 	closedir(d);
 	return full ? 0 : held;
+}
+
+/* Resident bytes (/proc/self/statm), 0 where unknown */
+static unsigned long long exit_rss(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long long size = 0, res = 0;
+	if (!f) return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2) res = 0;
+	fclose(f);
+	return res * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
 
 int rk_files_open(const char *prefix)
@@ -74,7 +89,7 @@ void rk_exit_handoff(const char *prefix, int code, int hold_ms)
 {
 	/* the child's stack, in the memory it shares with this process */
 	static unsigned char stack[1 << 16] __attribute__((aligned(64)));
-	if (prefix && exit_scan(prefix) > 0) {
+	if (prefix && exit_rss() <= EXIT_MAX_RSS && exit_scan(prefix) > 0) {
 		ex.hold_ms = hold_ms;
 		/* the child takes no signal (a ^C to the terminal's process group in its 0.1 s would run
 		 * this process's handlers in it): it inherits this thread's mask, all blocked */
@@ -86,6 +101,7 @@ void rk_exit_handoff(const char *prefix, int code, int hold_ms)
 		 * Its own table of files, so its closes leave this process's files alone; the others
 		 * (pipes to mpirun or to a shell, outputs) it closes at once, so their readers see
 		 * them end with this process. On failure the process just ends, paying the release. */
+		syscall(SYS_getpid);   /* syscall's PLT entry bound here, not by the child */
 		clone(exit_child, stack + sizeof stack, CLONE_VM | SIGCHLD, 0);
 	}
 	_exit(code);

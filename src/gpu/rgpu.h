@@ -43,7 +43,7 @@ static inline void rgpu_opt_init(rgpu_opt_t *g)
 #ifdef RKTLCS_HAVE_CUDA
 #define RGPU_DRIVER_FILES "/dev/nvidia"
 #else
-#define RGPU_DRIVER_FILES 0
+#define RGPU_DRIVER_FILES ((const char *)0)
 #endif
 
 #ifdef RKTLCS_HAVE_CUDA
@@ -72,6 +72,11 @@ double rgpu_warm_left_s(double nominal);
 int rgpu_warm_times(double *driver, double *context);
 /* A CUDA context was made in this process (the process may end without tearing it down). */
 int rgpu_context_made(void);
+/* The release of this process's GPU state may go on after it has ended (rk_exit_handoff): no
+ * context was made, or its device is in the default compute mode. 0 in an exclusive mode, where
+ * a job started next would find the device busy until the release is over, and while the
+ * context's thread is still in the driver (no CUDA call may wait for it). */
+int rgpu_release_shared(void);
 /* visible.c. The node's GPUs as this process could see them at start (CUDA_VISIBLE_DEVICES
  * or the driver's /proc entries), -1 if unknown; made no CUDA call. */
 int rgpu_node_devices(void);
@@ -102,6 +107,7 @@ static inline double rgpu_warm_left_s(double nominal) { (void)nominal; return 0;
 static inline int rgpu_warm_times(double *driver, double *context) { (void)driver; (void)context; return 0; }
 static inline int rgpu_node_devices(void) { return 0; }
 static inline int rgpu_context_made(void) { return 0; }
+static inline int rgpu_release_shared(void) { return 0; }
 static inline int rgpu_visible_own(int local_rank) { (void)local_rank; return -1; }
 static inline int rgpu_visible_index(void) { return -1; }
 static inline void rgpu_before_cuda(void) {}

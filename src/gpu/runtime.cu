@@ -82,9 +82,23 @@ extern "C" double rgpu_warm_left_s(double nominal)
 	return spent < nominal ? nominal - spent : 0.02;
 }
 
-static int rgpu_made;  /* a context was made in this process */
+static int rgpu_made;           /* a context was made in this process */
+static int rgpu_made_dev = -1;  /* ... on this device (rgpu_rt_init's last) */
 
 extern "C" int rgpu_context_made(void) { return rgpu_made || rgpu_warm_dev >= 0; }
+
+extern "C" int rgpu_release_shared(void)
+{
+	if (rgpu_warm_pending()) return 0;
+	if (!rgpu_context_made()) return 1;
+	const int dev = rgpu_made_dev >= 0 ? rgpu_made_dev : rgpu_warm_dev;
+	int mode = -1;
+	if (dev < 0 || cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, dev) != cudaSuccess) {
+		cudaGetLastError();
+		return 0;
+	}
+	return mode == cudaComputeModeDefault;
+}
 
 extern "C" int rgpu_warm_times(double *driver, double *context)
 {
@@ -120,6 +134,7 @@ rk_status_t rgpu_rt_init(rgpu_rt_t *rt, const rgpu_opt_t *g, rgpu_stats_t *stats
 	rt->stats = stats;
 	CUDA_CHECK(cudaSetDevice(g->device));
 	rgpu_made = 1;
+	rgpu_made_dev = g->device;
 	size_t fr = 0, tot = 0;
 	CUDA_CHECK(cudaMemGetInfo(&fr, &tot));
 	rt->budget = fr > 2 * RGPU_RESERVE ? fr - RGPU_RESERVE : fr / 2;
