@@ -28,7 +28,8 @@ typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcp
 /* IPC inside one process: the handle carries the pointer (what another rank would map) */
 typedef struct { char reserved[64]; } cudaIpcMemHandle_t;
 enum { cudaIpcMemLazyEnablePeerAccess = 1 };
-typedef enum { cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95 } cudaDeviceAttr;
+typedef enum { cudaDevAttrComputeMode = 20, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrCooperativeLaunch = 95 } cudaDeviceAttr;
+enum { cudaComputeModeDefault = 0, cudaComputeModeExclusiveProcess = 3 };
 typedef enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 } cudaFuncAttribute;
 typedef struct { char name[256]; } cudaDeviceProp;
 

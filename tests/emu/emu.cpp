@@ -341,7 +341,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)((b->t - a->t) * 1e3); return cudaSuccess; }
 cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int)
 {
-	*v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2) : 1;
+	*v = a == cudaDevAttrMultiProcessorCount ? env_int("EMU_SMS", 2) : a == cudaDevAttrComputeMode ? cudaComputeModeDefault : 1;
 	return cudaSuccess;
 }
 cudaError_t cudaMalloc(void **p, size_t n)
