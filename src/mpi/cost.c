@@ -32,10 +32,10 @@
 static const rmpi_rates_t rmpi_ref[RMPI_W_KINDS] = {
 	/* gpu_fixed gpu_rate gpu_item gpu_bw gpu_step cpu_rate cpu_item cpu_par */
 	[RMPI_W_RKT] = { 0.03, 1.5e11, 0, 1.0e10, 0, 4.5e7, 0, 32 },
-	[RMPI_W_HAM] = { 0.03, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8 },
-	[RMPI_W_DP_PAIRS] = { 0.03, 9.0e12, 2.0e-7, 1.0e10, 0, 4.5e9, 0 },
+	[RMPI_W_HAM] = { 0.03, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8, 0 },
+	[RMPI_W_DP_PAIRS] = { 0.03, 9.0e12, 2.0e-7, 1.0e10, 0, 4.5e9, 0, 0 },
 	[RMPI_W_DP_LONG] = { 0.03, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0, 16 },
-	[RMPI_W_DP_ALL] = { 0.03, 1.0e13, 2.0e-9, 1.0e10, 0, 1.0e10, 0 },
+	[RMPI_W_DP_ALL] = { 0.03, 1.0e13, 2.0e-9, 1.0e10, 0, 1.0e10, 0, 0 },
 };
 
 void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path)
