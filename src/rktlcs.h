@@ -79,8 +79,9 @@ int rk_files_open(const char *prefix);
  * its streams. The files whose path starts with prefix (the GPU driver's: "/dev/nvidia") are
  * left open in a child that closes every other file at once and ends after hold_ms (0; tests
  * wait), so that their release (the driver's teardown, ~0.1 s) is not in this process's time.
+ * after_parent: the child starts the release only once this process is gone (at most 0.5 s).
  * prefix 0: just _exit. */
-void rk_exit_handoff(const char *prefix, int code, int hold_ms) __attribute__((noreturn));
+void rk_exit_handoff(const char *prefix, int code, int hold_ms, int after_parent) __attribute__((noreturn));
 
 /* Parse "12", "4k", "2G" (base 1024); returns 0 on error (also NaN, infinity, overflow). */
 uint64_t rk_parse_size(const char *s);

@@ -31,7 +31,7 @@ static void subject(const char *fifo, const char *prefix, int out_w, int out_r, 
 	if (write(1, "x", 1) != 1) _exit(91);
 	/* what rk_files_open counts: the FIFO under the prefix, nothing under another */
 	if (prefix && (rk_files_open(prefix) != 1 || rk_files_open("/no/such/prefix") != 0)) _exit(92);
-	rk_exit_handoff(prefix, 7, HOLD_MS);
+	rk_exit_handoff(prefix, 7, HOLD_MS, 1);
 }
 
 /* Seconds until fd polls with what (timeout in s); -1 on none */

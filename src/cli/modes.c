@@ -117,7 +117,7 @@ int rcli_main(int argc, char **argv)
 	const char *drv = rcli_driver_files();
 	if (drv && rk_files_open(drv) > 0 && rgpu_release_shared()) {
 		fflush(NULL);
-		rk_exit_handoff(drv, r, 0);
+		rk_exit_handoff(drv, r, 0, 0);
 	}
 	return r;
 }
@@ -287,8 +287,9 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		if (w.rank == 0) rcli_warm_note();
 		rmpi_finalize(&w);
 		rio_cleanup_normal_exit();
+		if (w.rank == 0 && rk_get_log_level() >= RK_LOG_DEBUG) rk_debug("exit: %.3f s after the process started", rk_process_age());
 		fflush(NULL);
-		rk_exit_handoff(drv && rgpu_release_shared() ? drv : 0, rk_exit_code(st), 0);
+		rk_exit_handoff(drv && rgpu_release_shared() ? drv : 0, rk_exit_code(st), 0, 1);
 	}
 	rgpu_warm_join();
 	if (w.rank == 0) rcli_warm_note();

@@ -112,6 +112,7 @@ typedef struct pair_job_s {
 #endif
 	int two_off;              /* ... not used: tried and declined, or a path or ends wanted */
 	aln_rplanes_t rtab;       /* --all on the CPU: the reads' code planes (pair_rtab; empty: none) */
+	double tb[4];             /* -v, GPU blocks: seconds waiting for values, preparing, formatting, sending rows */
 	double *suf;              /* ... bases of the reads after i */
 } pair_job_t;
 
@@ -125,6 +126,7 @@ static rk_status_t pair_flush(pair_job_t *j)
 	const double t = rk_realtime();
 	rk_status_t st = rmpi_pieces_put(j->w, j->pieces, j->rows.s, j->rows.l);
 	if (j->w->rank) j->waited += rk_realtime() - t;  /* waiting for rank 0, not this rank's pace */
+	j->tb[3] += rk_realtime() - t;
 	j->flushed += j->rows.l;
 	j->rows.l = 0;
 	return st;
@@ -285,11 +287,14 @@ static rk_status_t pair_submit(pair_job_t *j)
 {
 	pair_blk_t *k = &j->blk[j->cur], *o = &j->blk[(j->cur + 1) % PAIR_NBLK];
 	rk_status_t st = RK_OK;
+	double t = rk_realtime(), u;
 	if (o->live || o->n) {   /* the oldest block: its values, before the GPU takes another */
 		st = pair_blk_done(j, o);
 		if (st) return st;
 	}
+	j->tb[0] += (u = rk_realtime()) - t;
 	if ((st = pair_blk_prep(j, k))) return st;
+	j->tb[1] += (t = rk_realtime()) - u;
 #ifdef RKTLCS_HAVE_CUDA
 	if (j->be.use_gpu && j->s->mode.gpu && !j->twog && !j->two_off && (st = pair_two_open(j))) return st;
 #endif
@@ -300,8 +305,10 @@ static rk_status_t pair_submit(pair_job_t *j)
 		if (pthread_create(&k->thr, 0, pair_blk_gpu, k) == 0) k->live = 1;
 		else pair_blk_gpu(k);
 	} else st = pair_blk_cpu(j, k);
+	u = rk_realtime();
 	if (!st && o->n) st = pair_blk_format(j, o);
 	pair_blk_free(o);
+	j->tb[2] += rk_realtime() - u;
 	j->cur = (j->cur + 1) % PAIR_NBLK;
 	return st;
 }
@@ -314,10 +321,13 @@ static rk_status_t pair_drain(pair_job_t *j, int fmt)
 	for (int d = 1; d < PAIR_NBLK; d++) {
 		pair_blk_t *o = &j->blk[(j->cur + d) % PAIR_NBLK];
 		rk_status_t so = RK_OK;
+		double t = rk_realtime(), u;
 		if (o->live || o->n) so = pair_blk_done(j, o);
 		if (!st) st = so;
+		j->tb[0] += (u = rk_realtime()) - t;
 		if (!st && fmt && o->n) st = pair_blk_format(j, o);
 		pair_blk_free(o);
+		j->tb[2] += rk_realtime() - u;
 	}
 	return st;
 }
@@ -628,6 +638,7 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	const int64_t n_items = j->n_items;
 	const int gpu = j->be.use_gpu && s->mode.gpu;
 	const int64_t bmax = gpu ? PAIR_BLOCK_PAIRS_GPU : PAIR_BLOCK_PAIRS;
+	const double t_in = rk_realtime();
 	double bcells = 0, mine = 0;
 	rk_status_t st = RK_OK;
 #ifdef RKTLCS_HAVE_CUDA
@@ -657,11 +668,16 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 			}
 		}
 		mine += j->cost[q];
-		if (w->rank == 0) rk_progress(&j->prog, j->done_cost + mine * w->size);  /* rank 0's share as the pace */
+		/* rank 0's share as the pace; a pair of short reads is too little to read the clock for */
+		if (w->rank == 0 && (s->all || !(q & 255))) rk_progress(&j->prog, j->done_cost + mine * w->size);
 	}
 	if (!st && j->blk[j->cur].n) st = pair_submit(j);
 	rk_status_t sd = pair_drain(j, !st);
 	pair_blk_free(&j->blk[j->cur]);   /* left filled by an error */
+	if (gpu)
+		rk_debug("%s: rank %d's GPU blocks, host side, of %.3f s: %.3f s waiting for values, %.3f s preparing, %.3f s formatting (%.3f s of it sending rows)",
+		         s->meta.mode == RIO_LEV ? "lev" : "lcs", w->rank, rk_realtime() - t_in, j->tb[0], j->tb[1], j->tb[2], j->tb[3]);
+	memset(j->tb, 0, sizeof j->tb);
 	return st ? st : sd;
 }
 
@@ -809,14 +825,25 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	j.w = w;
 	j.s = s;
 	j.t0 = rk_realtime();
+	if (w->rank == 0 && rk_get_log_level() >= RK_LOG_DEBUG)
+		rk_debug("%s: the job starts %.3f s after the process", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_process_age());
 	rmpi_clock_start(&j.clk);
 	rk_status_t st = pair_read(&j);
+	double t[5] = { rk_realtime() };
 	if (!st) st = pair_distribute(&j);
+	t[1] = rk_realtime();
 	if (!st) pair_backend_cost(&j);
+	t[2] = rk_realtime();
 	if (!st) st = pair_open(&j);
+	t[3] = rk_realtime();
 	if (!st) st = pair_rtab(&j);
+	t[4] = rk_realtime();
+	rk_debug("%s: rank %d: costs %.3f s, backend %.3f s, output opened %.3f s, code planes %.3f s", s->meta.mode == RIO_LEV ? "lev" : "lcs",
+	         w->rank, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]);
 	if (!st) st = pair_all_items(&j);
 	if (!st) st = pair_write(&j);
+	const double tf = rk_realtime();
 	pair_job_free(&j);
+	rk_debug("%s: rank %d: the job's memory freed in %.3f s", s->meta.mode == RIO_LEV ? "lev" : "lcs", w->rank, rk_realtime() - tf);
 	return st;
 }
