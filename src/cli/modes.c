@@ -289,7 +289,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		rio_cleanup_normal_exit();
 		if (w.rank == 0 && rk_get_log_level() >= RK_LOG_DEBUG) rk_debug("exit: %.3f s after the process started", rk_process_age());
 		fflush(NULL);
-		rk_exit_handoff(drv && rgpu_release_shared() ? drv : 0, rk_exit_code(st), 0, 1);
+		rk_exit_handoff(drv && rgpu_release_shared() ? drv : 0, rk_exit_code(st), 0, rgpu_context_made());
 	}
 	rgpu_warm_join();
 	if (w.rank == 0) rcli_warm_note();

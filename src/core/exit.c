@@ -36,13 +36,22 @@ __attribute__((no_sanitize("address", "undefined"))) static int exit_child(void 
 {
 	(void)arg;
 	for (int i = 0; i < ex.n; i++) syscall(SYS_close, ex.fd[i]);
-	/* After a job that made a context, the release starts once the parent is gone (the child
-	 * reparented): released at once, beside the parent's own exit, the parent ended 0.06-0.1 s
-	 * later (Rkt-LCS 5k: 0.267 against 0.206 s on an H100; lev 1M pairs 0.526 against 0.435;
-	 * Round 9, docs/BENCHMARKS.md). With the driver up and no context (--version) waiting
-	 * was slower (0.194 against 0.114 s): that hand-off does not wait. At most 0.5 s. */
-	const struct timespec ms = { 0, 1000000L };
-	for (int k = 0; ex.parent && k < 500 && syscall(SYS_getppid) == ex.parent; k++) syscall(SYS_nanosleep, &ms, 0);
+	/* The driver's release is the last close of its files, and this process closes its own
+	 * copies late in its exit: a child that closed them at once usually closed first and left
+	 * the release to the process (0.06-0.1 s; one H100: Rkt-LCS 5k 0.303 against 0.209 s, lev
+	 * 1M pairs 0.611 against 0.493; docs/BENCHMARKS.md, Round 9). So after a job the child
+	 * waits until the process is gone (reparented). After --version (the driver up, no
+	 * context) waiting measured slower on two hosts: that hand-off does not wait. At most
+	 * 0.5 s by the monotonic clock. */
+	if (ex.parent) {
+		const struct timespec ms = { 0, 1000000L };
+		struct timespec t0, t;
+		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
+		for (t = t0; syscall(SYS_getppid) == ex.parent; syscall(SYS_nanosleep, &ms, 0)) {
+			syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 500000000L) break;
+		}
+	}
 	if (ex.hold_ms > 0) {
 		struct timespec ts = { ex.hold_ms / 1000, (long)(ex.hold_ms % 1000) * 1000000L };
 		syscall(SYS_nanosleep, &ts, 0);

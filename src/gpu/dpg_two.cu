@@ -88,17 +88,20 @@ static rk_status_t two_codes_up(rgpu_dp_two_t *h, const char *const *const sq[2]
 	size_t cap[2] = { 0, 0 };
 	const size_t want = (size_t)(tot < (int64_t)D_TWO_STAGE ? tot : (int64_t)D_TWO_STAGE);
 	uint8_t *stage[2] = { (uint8_t *)rgpu_pinned_get(want, &cap[0]), (uint8_t *)rgpu_pinned_get(want, &cap[1]) };
+	const int nb = stage[1] ? 2 : 1;   /* one stage pinned: encoded and copied in turn */
 	cudaEvent_t ev[2] = { 0, 0 };
 	int used[2] = { 0, 0 }, b = 0;
 	rk_status_t st = RK_OK;
-	if (!stage[0] || !stage[1]) { rk_set_error("out of pinned host memory for the reads' codes"); st = RK_ERES; goto out; }
-	CUDA_CHECK_GOTO(cudaEventCreate(&ev[0]), out);
-	CUDA_CHECK_GOTO(cudaEventCreate(&ev[1]), out);
+	if (!stage[0]) { rk_set_error("out of pinned host memory for the reads' codes"); st = RK_ERES; goto out; }
+	for (int x = 0; x < nb; x++) CUDA_CHECK_GOTO(cudaEventCreate(&ev[x]), out);
 	for (int s = 0; s < 2 && !st; s++) {
 		const int64_t *o = hoff + (s ? n[0] : 0);
-		for (int64_t i = 0; i < n[s] && !st; b ^= 1) {
-			int64_t e = i, m = 0;   /* reads [i, e) fill the stage; each fits it (<= D_TWO_MAX_LEN) */
-			while (e < n[s] && m + ln[s][e] <= (int64_t)cap[b]) m += ln[s][e++];
+		for (int64_t i = 0; i < n[s] && !st; b = (b + 1) % nb) {
+			/* reads [i, e) fill the stage (a cached one may be larger: no more than a stage,
+			 * so that the encoding still overlaps the copies); each fits (<= D_TWO_MAX_LEN) */
+			const int64_t lim = (int64_t)(cap[b] < D_TWO_STAGE ? cap[b] : D_TWO_STAGE);
+			int64_t e = i, m = 0;
+			while (e < n[s] && m + ln[s][e] <= lim) m += ln[s][e++];
 			if (used[b]) CUDA_CHECK_GOTO(cudaEventSynchronize(ev[b]), out);   /* its last copy is over */
 			dpg_encode_at(map, sq[s] + i, ln[s] + i, o + i, e - i, o[i], stage[b], X->threads);
 			CUDA_CHECK_GOTO(cudaMemcpyAsync((uint8_t *)h->codes.p + o[i], stage[b], (size_t)m, cudaMemcpyHostToDevice, X->rt.st), out);

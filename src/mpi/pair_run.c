@@ -32,6 +32,7 @@
 #define PAIR_ALL_PAIRS (1ll << 22)     /* --all on the device: pairs of the rows valued at once (one tile) */
 #define PAIR_RTAB_BYTES (1ull << 28)  /* --all on the CPU: the reads' code planes, if they fit this */
 #define PAIR_FIRST 4096.0               /* pairs a rank in the first round, before the size of a row is known */
+#define PAIR_PROGRESS_CELLS 1e6         /* progress after every pair this large, else every 256th */
 
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
 static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
@@ -669,13 +670,13 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 		}
 		mine += j->cost[q];
 		/* rank 0's share as the pace; a pair of short reads is too little to read the clock for */
-		if (w->rank == 0 && (s->all || !(q & 255))) rk_progress(&j->prog, j->done_cost + mine * w->size);
+		if (w->rank == 0 && (s->all || !(q & 255) || j->cost[q] >= PAIR_PROGRESS_CELLS)) rk_progress(&j->prog, j->done_cost + mine * w->size);
 	}
 	if (!st && j->blk[j->cur].n) st = pair_submit(j);
 	rk_status_t sd = pair_drain(j, !st);
 	pair_blk_free(&j->blk[j->cur]);   /* left filled by an error */
 	if (gpu)
-		rk_debug("%s: rank %d's GPU blocks, host side, of %.3f s: %.3f s waiting for values, %.3f s preparing, %.3f s formatting (%.3f s of it sending rows)",
+		rk_debug("%s: rank %d's GPU blocks, host side, of %.3f s: %.3f s waiting for values, %.3f s preparing, %.3f s formatting; rows sent in %.3f s",
 		         s->meta.mode == RIO_LEV ? "lev" : "lcs", w->rank, rk_realtime() - t_in, j->tb[0], j->tb[1], j->tb[2], j->tb[3]);
 	memset(j->tb, 0, sizeof j->tb);
 	return st ? st : sd;
