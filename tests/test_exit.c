@@ -59,17 +59,24 @@ static double wait_for(int fd, short what, double timeout, double t0)
 	}
 }
 
+/* The test's ends: the FIFO (made here) opened for reading, returned; a pipe into po */
+static int ends(const char *fifo, int po[2])
+{
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+	const int fr = open(fifo, O_RDONLY | O_NONBLOCK);
+	CHECK(fr >= 0 && pipe(po) == 0, "FIFO reader or pipe");
+	return fr;
+}
+
 /* One run: exit code 7 at once, the pipe's end at once, the FIFO's end after the hold (with
  * a prefix) or at once (without), and the child (if any) reaped with 0. after: after_parent. */
 static void run(const char *dir, int with_prefix, int after)
 {
 	char fifo[4200], prefix[4200];
+	int po[2];
 	snprintf(fifo, sizeof fifo, "%s/held%d%d", dir, with_prefix, after);
 	snprintf(prefix, sizeof prefix, "%s/held", dir);
-	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
-	const int fr = open(fifo, O_RDONLY | O_NONBLOCK);
-	int po[2];
-	CHECK(fr >= 0 && pipe(po) == 0, "FIFO reader or pipe");
+	const int fr = ends(fifo, po);
 	const double t0 = rk_realtime();
 	const pid_t pid = fork();
 	if (pid == 0) subject(fifo, with_prefix ? prefix : 0, HOLD_MS, after, po[1], po[0], fr);
@@ -139,12 +146,10 @@ static char child_state(pid_t pid)
 static void run_held(const char *dir, int after)
 {
 	char fifo[4200], prefix[4200];
+	int po[2];
 	snprintf(fifo, sizeof fifo, "%s/traced%d", dir, after);
 	snprintf(prefix, sizeof prefix, "%s/traced", dir);
-	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
-	const int fr = open(fifo, O_RDONLY | O_NONBLOCK);
-	int po[2];
-	CHECK(fr >= 0 && pipe(po) == 0, "FIFO reader or pipe");
+	const int fr = ends(fifo, po);
 	const pid_t pid = fork();
 	if (pid == 0) {
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) _exit(95);
