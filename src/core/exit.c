@@ -47,7 +47,7 @@ __attribute__((no_sanitize("address", "undefined"))) static int exit_child(void 
 		const struct timespec ms = { 0, 1000000L };
 		struct timespec t0, t;
 		syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
-		for (t = t0; syscall(SYS_getppid) == ex.parent; syscall(SYS_nanosleep, &ms, 0)) {
+		for (; syscall(SYS_getppid) == ex.parent; syscall(SYS_nanosleep, &ms, 0)) {
 			syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
 			if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 500000000L) break;
 		}
@@ -121,8 +121,8 @@ void rk_exit_handoff(const char *prefix, int code, int hold_ms, int after_parent
 		 * Its own table of files, so its closes leave this process's files alone; the others
 		 * (pipes to mpirun or to a shell, outputs) it closes at once, so their readers see
 		 * them end with this process. On failure the process just ends, paying the release. */
-		ex.parent = syscall(SYS_getpid);   /* and syscall's PLT entry bound here, not by the child */
-		if (!after_parent) ex.parent = 0;
+		const long me = syscall(SYS_getpid);   /* syscall's PLT entry bound here, not by the child */
+		ex.parent = after_parent ? me : 0;
 		clone(exit_child, stack + sizeof stack, CLONE_VM | SIGCHLD, 0);
 	}
 	_exit(code);

@@ -34,6 +34,8 @@
 #define PAIR_FIRST 4096.0               /* pairs a rank in the first round, before the size of a row is known */
 #define PAIR_PROGRESS_CELLS 1e6         /* progress after every pair this large, else every 256th */
 
+static const char *pair_mode(const rmpi_pairs_t *s) { return s->meta.mode == RIO_LEV ? "lev" : "lcs"; }
+
 /* The i-th pair of an explicit pairing (one against many, or record by record). */
 static void pair_ix(int64_t na, int64_t nb, int64_t q, int64_t *a, int64_t *b)
 {
@@ -122,7 +124,7 @@ typedef struct pair_job_s {
 static rk_status_t pair_flush(pair_job_t *j)
 {
 	if (j->rows.l < PAIR_CHUNK) return RK_OK;
-	rk_debug("%s: rank %d sends %zu bytes of rows before the end of the round", j->s->meta.mode == RIO_LEV ? "lev" : "lcs",
+	rk_debug("%s: rank %d sends %zu bytes of rows before the end of the round", pair_mode(j->s),
 	         j->w->rank, (size_t)j->rows.l);
 	const double t = rk_realtime();
 	rk_status_t st = rmpi_pieces_put(j->w, j->pieces, j->rows.s, j->rows.l);
@@ -274,7 +276,7 @@ static rk_status_t pair_two_open(pair_job_t *j)
 	if (st && rmpi_gpu_failed(s->c, &j->be, st)) st = RK_OK;  /* logged; the CPU takes the pairs */
 	if (j->twog) {
 		j->two_off = 0;
-		rk_debug("%s: the reads on the device in %.3f s; blocks go up as indices", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - t);
+		rk_debug("%s: the reads on the device in %.3f s; blocks go up as indices", pair_mode(s), rk_realtime() - t);
 	}
 	return st;
 }
@@ -342,7 +344,7 @@ static rk_status_t pair_read(pair_job_t *j)
 	rk_status_t st;
 	if ((st = rmpi_check_outputs(w, outs, 2, ins, s->in_b ? 2 : 1)) != RK_OK) return st;
 	if ((st = rmpi_backend(w, s->c, s->mode.gpu != 0, "this build has no GPU code for the mode", &j->be)) != RK_OK) return st;
-	rk_debug("%s: backend chosen %.3f s after the start", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_realtime() - j->t0);
+	rk_debug("%s: backend chosen %.3f s after the start", pair_mode(s), rk_realtime() - j->t0);
 	if ((st = s->in_b ? rmpi_read_two(w, s->in_a, s->in_b, 0, &j->A, &j->B, &j->clk) : rmpi_read_reads(w, s->in_a, 0, &j->A, &j->clk)) != RK_OK)
 		return st;
 	j->Bp = &j->A;
@@ -677,7 +679,7 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	pair_blk_free(&j->blk[j->cur]);   /* left filled by an error */
 	if (gpu)
 		rk_debug("%s: rank %d's GPU blocks, host side, of %.3f s: %.3f s waiting for values, %.3f s preparing, %.3f s formatting; rows sent in %.3f s",
-		         s->meta.mode == RIO_LEV ? "lev" : "lcs", w->rank, rk_realtime() - t_in, j->tb[0], j->tb[1], j->tb[2], j->tb[3]);
+		         pair_mode(s), w->rank, rk_realtime() - t_in, j->tb[0], j->tb[1], j->tb[2], j->tb[3]);
 	memset(j->tb, 0, sizeof j->tb);
 	return st ? st : sd;
 }
@@ -709,7 +711,7 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
 		int64_t r1 = q0;
 		do got += pair_weight(j, r1++);
 		while (r1 < q1 && got + pair_weight(j, r1) <= goal);
-		rk_debug("%s: a round of items %lld-%lld, up to %.0f pairs", j->s->meta.mode == RIO_LEV ? "lev" : "lcs",
+		rk_debug("%s: a round of items %lld-%lld, up to %.0f pairs", pair_mode(j->s),
 		         (long long)q0 + 1, (long long)r1, got);
 		rmpi_pace_split(&j->pace, j->cost + q0, r1 - q0, j->bounds);
 		rmpi_pieces_t pieces = { pair_take, &j->g, RK_OK };
@@ -791,14 +793,14 @@ static rk_status_t pair_write(pair_job_t *j)
 		char desc[320];
 		rmpi_backend_desc(&j->be, aln_simd_name(aln_simd_level(-1)), desc, sizeof desc);
 		rk_info("%s: %.0f pair%s, %.4g cells, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g cells/s",
-		        s->meta.mode == RIO_LEV ? "lev" : "lcs", tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, w->size,
+		        pair_mode(s), tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, w->size,
 		        w->size > 1 ? "s" : "", j->nth, j->nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
 	}
 	if ((st = rmpi_agree(w, st)) == RK_OK) {
 		rio_buf_t extra = { 0 };
 		rio_buf_printf(&extra, "\"pairs\":%.0f,\"cells\":%.6g", tot_pairs, tot_cells);
 		if (j->n_split) st = rmpi_split_prof_json(w, j->n_split, &j->sprof, &extra);
-		if (!st) st = rmpi_clock_report(w, s->c, &j->clk, s->meta.mode == RIO_LEV ? "lev" : "lcs", extra.s);
+		if (!st) st = rmpi_clock_report(w, s->c, &j->clk, pair_mode(s), extra.s);
 		rio_buf_free(&extra);
 	}
 	return st;
@@ -827,24 +829,17 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	j.s = s;
 	j.t0 = rk_realtime();
 	if (w->rank == 0 && rk_get_log_level() >= RK_LOG_DEBUG)
-		rk_debug("%s: the job starts %.3f s after the process", s->meta.mode == RIO_LEV ? "lev" : "lcs", rk_process_age());
+		rk_debug("%s: the job starts %.3f s after the process", pair_mode(s), rk_process_age());
 	rmpi_clock_start(&j.clk);
 	rk_status_t st = pair_read(&j);
-	double t[5] = { rk_realtime() };
 	if (!st) st = pair_distribute(&j);
-	t[1] = rk_realtime();
 	if (!st) pair_backend_cost(&j);
-	t[2] = rk_realtime();
 	if (!st) st = pair_open(&j);
-	t[3] = rk_realtime();
 	if (!st) st = pair_rtab(&j);
-	t[4] = rk_realtime();
-	rk_debug("%s: rank %d: costs %.3f s, backend %.3f s, output opened %.3f s, code planes %.3f s", s->meta.mode == RIO_LEV ? "lev" : "lcs",
-	         w->rank, t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]);
 	if (!st) st = pair_all_items(&j);
 	if (!st) st = pair_write(&j);
 	const double tf = rk_realtime();
 	pair_job_free(&j);
-	rk_debug("%s: rank %d: the job's memory freed in %.3f s", s->meta.mode == RIO_LEV ? "lev" : "lcs", w->rank, rk_realtime() - tf);
+	rk_debug("%s: rank %d: the job's memory freed in %.3f s", pair_mode(s), w->rank, rk_realtime() - tf);
 	return st;
 }
