@@ -105,20 +105,26 @@ else bad "--device-memory 300K: output differs ($(tail -1 "$tmp/m.err"))"; fi
 rc=$?
 if [ $rc -eq 2 ] && grep -q 'too small' "$tmp/tiny.err" && [ ! -e "$tmp/tiny.tsv" ]; then ok "--device-memory 10K: exit 2: $(cat "$tmp/tiny.err")"
 else bad "--device-memory 10K: exit $rc, $(cat "$tmp/tiny.err")"; fi
-# ranks sharing one GPU: identical to np=1 and to the CPU
+# ranks sharing one GPU: identical to np=1 and to the CPU. Every rank computes
+# (RKTLCS_RKT_RANKS=all), or, by the job's size, rank 0's GPU alone: the paper's reads are
+# small enough for that at np 4 (-v says so)
 for set in "5k:3:1000:15" "1k:10:100:30"; do
 	IFS=: read -r f k t tau <<< "$set"
 	"$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t -tau $tau --backend cpu -o "$tmp/r_cpu.tsv" --candidates "$tmp/r_cpu_c.tsv" --occurrences -q
-	for np in 1 2 4; do
-		timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t -tau $tau --backend gpu \
-			-o "$tmp/r$np.tsv" --candidates "$tmp/r${np}_c.tsv" --occurrences -q
+	for run in 1:all 2:all 4:all 4:size; do
+		IFS=: read -r np how <<< "$run"
+		timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=$how "$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t \
+			-tau $tau --backend gpu -o "$tmp/r$np.tsv" --candidates "$tmp/r${np}_c.tsv" --occurrences -v 2> "$tmp/r$np.err"
 		rc=$?
-		if [ $rc -eq 0 ] && cmp -s "$tmp/r_cpu.tsv" "$tmp/r$np.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/r${np}_c.tsv"; then ok "mpirun -np $np $f k=$k t=$t tau=$tau on one GPU = cpu"
-		else bad "mpirun -np $np $f k=$k: exit $rc or output differs"; fi
+		solo=0; grep -q "rank 0's GPU takes every read" "$tmp/r$np.err" && solo=1
+		want=0; [ "$how" = size ] && want=1
+		if [ $rc -eq 0 ] && [ $solo = $want ] && cmp -s "$tmp/r_cpu.tsv" "$tmp/r$np.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/r${np}_c.tsv"; then
+			ok "mpirun -np $np $f k=$k t=$t tau=$tau on one GPU, $([ $solo = 1 ] && echo "rank 0 alone" || echo "every rank") = cpu"
+		else bad "mpirun -np $np $f k=$k ($how): exit $rc, rank 0 alone $solo (want $want), or output differs"; fi
 	done
 done
 # each pair walked from both reads (RKTLCS_RKT_GPU_TWICE=1), ranks owning ranges of reads
-timeout 300 "$mpiexec" --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_RKT_GPU_TWICE=1 "$cli" "$shared/paper-reads/1k.fasta" -k 10 -t 100 -tau 30 \
+timeout 300 "$mpiexec" --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all -x RKTLCS_RKT_GPU_TWICE=1 "$cli" "$shared/paper-reads/1k.fasta" -k 10 -t 100 -tau 30 \
 	--backend gpu -o "$tmp/tw.tsv" --candidates "$tmp/tw_c.tsv" --occurrences -q
 cmp -s "$tmp/r_cpu.tsv" "$tmp/tw.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/tw_c.tsv" && ok "mpirun -np 2 walk-twice = cpu" || bad "mpirun -np 2 walk-twice differs"
 # several GPU ranks of one node sum the walk-once supports between the devices (CUDA IPC),
@@ -128,7 +134,7 @@ for how in ipc:"between the devices" host:"through the host"; do
 	IFS=: read -r name want <<< "$how"
 	hs=0; [ "$name" = host ] && hs=1
 	# every device visible to every rank (on their own, ranks of a 5k job see one each)
-	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_GPU_VISIBLE=all -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
+	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all -x RKTLCS_GPU_VISIBLE=all -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
 		-k 3 -t 1000 -tau 15 --backend gpu -o "$tmp/s_$name.tsv" --candidates "$tmp/s_${name}_c.tsv" -v 2> "$tmp/s_$name.err"
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q "rank 0: supports summed $want" "$tmp/s_$name.err" && cmp -s "$tmp/s_cpu.tsv" "$tmp/s_$name.tsv" \

@@ -2,8 +2,50 @@
  * job goes to the CPU (the GPU's start-up alone is longer), a huge one to the GPU, a job
  * near the balance to whichever estimate is lower, and each term moves the choice the way it
  * should (start-up left, threads, bytes, the dependent chain, items). */
+#include <stdlib.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "mpi/cost.h"
+#include "mpi/rmpi.h"
+
+/* n reads of len bp into a new temporary FASTA file; its path in path */
+static int write_reads(char *path, int n, int len)
+{
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : 0;
+	if (!fp) return 0;
+	unsigned x = 12345;
+	for (int i = 0; i < n; i++) {
+		fprintf(fp, ">r%d\n", i);
+		for (int j = 0; j < len; j++) fputc("ACGT"[(x = x * 1103515245u + 12345u) >> 30], fp);
+		fputc('\n', fp);
+	}
+	return fclose(fp) == 0;
+}
+
+/* rmpi_guess_rkt_ranks under launchers' sizes: rank 0's GPU alone for the paper's 5k reads
+ * (~0.01 s of kernels) at 4 ranks of a node, every rank for 50k reads of 200 bp (~1.7 s), and
+ * for any job when each node has one rank (no context waits for another) or one process */
+static void check_rkt_ranks(void)
+{
+	char small[] = "/tmp/test_cost_5k_XXXXXX", big[] = "/tmp/test_cost_50k_XXXXXX";
+	CHECK(write_reads(small, 5000, 51) && write_reads(big, 50000, 200), "temporary reads");
+	CHECK(rmpi_guess_rkt_ranks(small) == 0, "rkt ranks: a plain process is not one of several");
+	setenv("OMPI_COMM_WORLD_SIZE", "4", 1);
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
+	CHECK(rmpi_guess_rkt_ranks(small) == 1, "rkt ranks: 5k reads at 4 ranks of a node are rank 0's");
+	CHECK(rmpi_guess_rkt_ranks(big) == 0, "rkt ranks: 50k reads of 200 bp at 4 ranks of a node are every rank's");
+	CHECK(rmpi_guess_rkt_ranks("/nonexistent/reads.fa") == 0, "rkt ranks: an unreadable input is every rank's");
+	setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "1", 1);
+	CHECK(rmpi_guess_rkt_ranks(small) == 0, "rkt ranks: one rank a node waits for no other context");
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1);
+	CHECK(rmpi_guess_rkt_ranks(small) == 1, "rkt ranks: 5k reads at 2 ranks a node are rank 0's");
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	unlink(small);
+	unlink(big);
+}
 
 static const rmpi_rates_t R = { 0.05, 1e12, 1e-7, 1e10, 1e-8, 1e9, 1e-7 };
 
@@ -104,6 +146,7 @@ int main(void)
 		rmpi_cost_t j = { (rmpi_work_t)k, 1, 0, 0, 0, 1 };
 		CHECK(!rmpi_cost_pick(&j, &a, 0.2, &tg, &tc), "kind %d: one unit of work went to the GPU", k);
 	}
+	check_rkt_ranks();
 	if (tu_fail) { fprintf(stderr, "%d check(s) failed\n", tu_fail); return 1; }
 	printf("test_cost: all checks passed\n");
 	return 0;

@@ -272,8 +272,8 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	}
 	if (warm && !(gpu_ranks > 0 && w.rank >= gpu_ranks)) rgpu_warm_start(w.local_rank);
 	rcli_startup_note(&w, t_main, t_init, peers);
-	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0)
-		rk_debug("one long pair: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
+	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0 && rgpu_node_devices() > 0)
+		rk_debug("the job's size: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
 		         gpu_ranks == 1 ? "" : "s", gpu_ranks == 1 ? "0" : "0 and 1", gpu_ranks == 1 ? "s" : "");
 	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least: no GPU context ahead", guess,
 		                                         th, th > 1 ? "s" : "", gpu_min);

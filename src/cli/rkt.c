@@ -69,11 +69,12 @@ static double rkt_guess(const void *o, double th, double *g) { return rmpi_guess
  * every device visible: worth the driver starting them all (~0.25 s each) only where the host
  * sum would take longer (RKT_PEER_BYTES); smaller inputs sum through the host with one device
  * visible per rank */
+static int rkt_gpu_ranks(const void *op) { return rmpi_guess_rkt_ranks(((const rkt_run_opt_t *)op)->input); }
 static int rkt_peers(const void *op)
 {
 	const rkt_run_opt_t *o = op;
 	struct stat sb;
-	if (rk_tune.rkt_host_sum || !o->input || stat(o->input, &sb) != 0) return 0;
+	if (rk_tune.rkt_host_sum || !o->input || stat(o->input, &sb) != 0 || rmpi_guess_rkt_ranks(o->input) == 1) return 0;
 	const size_t n = strlen(o->input);
 	const double bytes = (double)sb.st_size * (n > 3 && !strcmp(o->input + n - 3, ".gz") ? 4 : 1);
 	return bytes >= RKT_PEER_BYTES;
@@ -81,7 +82,8 @@ static int rkt_peers(const void *op)
 
 int rcli_rkt_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs --help", 1, rkt_usage, rkt_opt, rkt_inputs, rkt_check, rkt_run, rkt_peers, rkt_guess, 0 };
+	static const rcli_ops_t ops = { "rktlcs --help", 1, rkt_usage, rkt_opt, rkt_inputs, rkt_check, rkt_run, rkt_peers, rkt_guess,
+	                                rkt_gpu_ranks };
 	rkt_run_opt_t o;
 	rkt_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -57,6 +57,12 @@ int rmpi_rank_hint(void)
 	return rmpi_launched() ? hint_var(vars, 0) : 0;
 }
 
+int rmpi_size_hint(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS", 0 };
+	return rmpi_launched() ? hint_var(vars, 1) : 1;
+}
+
 int rmpi_local_size_hint(void)
 {
 	static const char *const vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE", 0 };

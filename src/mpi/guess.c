@@ -8,6 +8,9 @@
 #include "io/rio.h"
 
 #define GUESS_START 0.25  /* s: a context on one visible H100/H200 (jobs/bench-start.sh) */
+/* s each further context of a node adds: the driver makes them in turn (4 ranks a GPU each on
+ * 4 H100: 0.75-0.9 s of driver and context, against 0.25 s for one; BENCHMARKS Round 6) */
+#define GUESS_CTX_TURN 0.2
 
 /* the CPU's rate of a kind on `threads`, of which it keeps at most the model's cpu_par busy
  * (and its cost a pair, when cpu_item), and the GPU's least cost */
@@ -26,6 +29,20 @@ double rmpi_guess_rkt(const char *input, double threads, double *gpu_min)
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
 	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, threads, gpu_min, 0);
+}
+
+int rmpi_guess_rkt_ranks(const char *input)
+{
+	const int size = rmpi_size_hint(), local = rmpi_local_size_hint();
+	rio_peek_t p;
+	if (size == 1 || rk_tune.rkt_ranks) return size != 1 && rk_tune.rkt_ranks > 0;
+	if (size <= 1 || local <= 1 || !rio_peek_input(input, &p)) return 0;
+	rmpi_rates_t r;
+	rmpi_rates_for(RMPI_W_RKT, 0, 512, &r);
+	const double kern = p.records * p.records / 2 * p.mean_len / r.gpu_rate;
+	/* every rank: `local` contexts in turn and 1/size of the kernels each; rank 0: one and all.
+	 * The paper's 5k reads: ~0.01 s of kernels, against 0.6 s more of contexts at 4 a node */
+	return kern * (1 - 1.0 / size) < GUESS_CTX_TURN * (local - 1);
 }
 
 double rmpi_guess_ham(const char *input, double threads, double *gpu_min)

@@ -151,14 +151,23 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	if ((st = rmpi_backend(w, &o->c, fits, why, &be)) != RK_OK) goto done;
 	/* this rank's share of the pairs of reads, each walked from every start of its reads */
 	const double avg = set.n ? (double)set.n_bases / (double)set.n : 0;
-	rmpi_cost_t cj = { RMPI_W_RKT, (double)set.n * (double)set.n / 2 * avg / w->size, 0, (double)set.n_bases, 0,
+	/* a job too small to pay for a context on every rank of the node (rmpi_guess_rkt_ranks):
+	 * rank 0's GPU takes every read, where the model gives rank 0 the GPU; the others wait */
+	const int solo = o->c.gpu_ranks == 1 && w->size > 1;
+	rmpi_cost_t cj = { RMPI_W_RKT, (double)set.n * (double)set.n / 2 * avg / (solo ? 1 : w->size), 0, (double)set.n_bases, 0,
 	                   rmpi_threads(w, &o->c), 0, 0 };
 	rmpi_backend_cost(w, &o->c, &cj, &be);
+	const int solo_gpu = solo && rmpi_any(w, w->rank == 0 && be.use_gpu);
+	if (solo && (w->rank != 0 || !solo_gpu)) be.use_gpu = 0;
+	if (solo_gpu && w->rank == 0)
+		rk_debug("rkt: %.3g read-pair starts, too few to pay for a GPU context on each of the node's ranks (the driver makes "
+		         "them in turn): rank 0's GPU takes every read", cj.work);
 	/* the cost model must be the same on every rank, or the ranks' bounds (and the gather's
 	 * counts) disagree: a rank without a GPU next to one with a GPU is allowed */
 	int gpu_cost = rmpi_any(w, be.use_gpu);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
 	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
+	else if (solo_gpu) for (int r = 0; r <= w->size; r++) bounds[r] = r ? set.n : 0;
 	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, bounds);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
@@ -223,7 +232,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 			rk_debug("rkt: the counters of all reads (%.3g GB) are too many for every rank to hold; each rank walks its own reads", need / 1e9);
 		free(soff);
 	}
-	if (!shared && !be.use_gpu && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
+	if (!shared && !be.use_gpu && hi > lo && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	rmpi_clock_lap(&clk, RMPI_COMPUTE);
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	rkt_gather_t g = { bounds, all };

@@ -30,6 +30,8 @@ int rmpi_rank_hint(void);
 /* The node's ranks as the launcher gives them before MPI_Init: 1 for a plain process, -1 if
  * unknown (srun gives no count of the node's tasks that is certain). */
 int rmpi_local_size_hint(void);
+/* The job's ranks, the same way (1 for a plain process, -1 if unknown). */
+int rmpi_size_hint(void);
 rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv);
 void rmpi_finalize(rmpi_t *w);
 
@@ -227,6 +229,10 @@ double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max
  * or inputs it cannot peek at). The others start no GPU context ahead; a wrong guess only
  * starts one late. */
 int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all);
+/* 1 when a Rkt-LCS job under mpirun is done sooner by rank 0's GPU alone than by a context on
+ * every rank (the node's driver makes them in turn), from the input's head and the launcher's
+ * sizes; 0: every rank (one process, unknown sizes or input, or a job worth the contexts). */
+int rmpi_guess_rkt_ranks(const char *input);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */
