@@ -115,7 +115,7 @@ for c in "A.fa B.fa:only ranks 0 and 1" "s_a.fa s_b.fa:only rank 0" "a.fa b.fa:"
 	in=${c%%:*} want=${c#*:}
 	"$cli" lev $in --backend cpu --threads 1 -q -o ref.tsv
 	timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 3 "$cli" lev $in --backend auto --threads 1 -v -o np.tsv 2> err
-	rc=$? got=$(grep -o 'one long pair: only rank[s]* [0-9and ]*' err | sed 's/^one long pair: //; s/ *$//')
+	rc=$? got=$(grep -o "the job's size: only rank[s]* [0-9and ]*" err | sed "s/^the job's size: //; s/ *$//")
 	if [ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ "$got" = "$want" ]; then
 		ok "GPU contexts ahead for lev $in at np 3: ${got:-every rank}"
 	else bad "GPU contexts ahead for lev $in at np 3: exit $rc, wanted '${want:-no line}', got '$got'"; fi
@@ -131,6 +131,18 @@ for c in "g_ra.fa g_rb.fa:ahead" "g_sa.fa g_sb.fa:none"; do
 	got=ahead; grep -q 'no GPU context ahead' err && got=none
 	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for one 1 Mb pair ($in): context $got" \
 		|| bad "auto's guess for one 1 Mb pair ($in): exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
+done
+# a batch is dealt out to every rank, so each rank's share decides whether it starts a context
+# ahead: 100k pairs of 150 bp on one thread, ~0.5 s for the whole job against the GPU's 0.3 s at
+# least, start one as one process and none at np 4 (0.125 s a rank); outputs the CPU's
+"$gen" 100000 150 5 83 h_a.fa h_b.fa > /dev/null
+"$cli" lev h_a.fa h_b.fa --backend cpu --threads 1 -q -o ref.tsv
+for np in 1 4; do
+	timeout 300 "$mpiexec" --oversubscribe --bind-to none -np $np "$cli" lev h_a.fa h_b.fa --backend auto --threads 1 -v -o np.tsv 2> err; rc=$?
+	got=ahead; grep -q 'no GPU context ahead' err && got=none
+	want=ahead; [ $np -gt 1 ] && want=none
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for 100k pairs at np $np: context $got" \
+		|| bad "auto's guess for 100k pairs at np $np: exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
 done
 echo "split_plan: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -239,11 +239,14 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
 	if (th < 1) th = 1;
 	double gpu_min = 0;
-	const double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gpu_min) : -1;
-	int warm = want_gpu && !(guess >= 0 && guess < gpu_min);
 	/* one long pair on 4 GPUs: ranks 2 and 3 wait, and their contexts would only slow ranks 0
 	 * and 1's (4 contexts at once took 0.40-0.45 s on 4 H200, 2 took 0.20 s) */
 	const int gpu_ranks = want_gpu && ops->gpu_ranks ? ops->gpu_ranks(o) : 0;
+	/* work dealt out to every rank: its share decides, as the cost model does after the read */
+	const int nr = gpu_ranks == 0 ? rmpi_size_hint() : 1;
+	double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gpu_min) : -1;
+	if (guess > 0 && nr > 1) guess /= nr;
+	int warm = want_gpu && !(guess >= 0 && guess < gpu_min);
 	const int rank_hint = gpu_ranks > 0 ? rmpi_rank_hint() : -1;
 	c->gpu_ranks = gpu_ranks;
 	if (gpu_ranks > 0 && rank_hint >= gpu_ranks) warm = 0;
@@ -272,7 +275,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	}
 	if (warm && !(gpu_ranks > 0 && w.rank >= gpu_ranks)) rgpu_warm_start(w.local_rank);
 	rcli_startup_note(&w, t_main, t_init, peers);
-	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0 && rgpu_node_devices() > 0)
+	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0)
 		rk_debug("the job's size: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
 		         gpu_ranks == 1 ? "" : "s", gpu_ranks == 1 ? "0" : "0 and 1", gpu_ranks == 1 ? "s" : "");
 	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least: no GPU context ahead", guess,
