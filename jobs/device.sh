@@ -59,7 +59,7 @@ for stage in "$@"; do
 			for w in ${SAN_WORK:-rkt rktonce rktipc ham hampairs}; do
 				pre=()
 				case $w in
-				rktipc) pre=(mpirun --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all)  # walk-once shares summed between the devices
+				rktipc) pre=(mpirun --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=all)  # walk-once shares summed between the devices
 					args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				rkt) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --device-memory 2M --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;
 				rktonce) args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;

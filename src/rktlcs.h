@@ -166,7 +166,7 @@ typedef struct {
 	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
-	int rkt_ranks;            /* Rkt-LCS under mpirun with a GPU: 0 by the job's size, 1 rank 0's GPU alone, -1 every rank */
+	int gpu_ranks;            /* Rkt-LCS and hamming under mpirun with GPUs: 0 by the job's size, 1 rank 0's GPU alone, -1 every rank */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */
 	int near_plan;            /* lev --all --max-dist: 0 by the cost model, -1 exact segments, k approximate pieces */
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */

@@ -106,14 +106,14 @@ rc=$?
 if [ $rc -eq 2 ] && grep -q 'too small' "$tmp/tiny.err" && [ ! -e "$tmp/tiny.tsv" ]; then ok "--device-memory 10K: exit 2: $(cat "$tmp/tiny.err")"
 else bad "--device-memory 10K: exit $rc, $(cat "$tmp/tiny.err")"; fi
 # ranks sharing one GPU: identical to np=1 and to the CPU. Every rank computes
-# (RKTLCS_RKT_RANKS=all), or, by the job's size, rank 0's GPU alone: the paper's reads are
+# (RKTLCS_GPU_RANKS=all), or, by the job's size, rank 0's GPU alone: the paper's reads are
 # small enough for that at np 4 (-v says so)
 for set in "5k:3:1000:15" "1k:10:100:30"; do
 	IFS=: read -r f k t tau <<< "$set"
 	"$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t -tau $tau --backend cpu -o "$tmp/r_cpu.tsv" --candidates "$tmp/r_cpu_c.tsv" --occurrences -q
 	for run in 1:all 2:all 4:all 4:size; do
 		IFS=: read -r np how <<< "$run"
-		timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=$how "$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t \
+		timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=$how "$cli" "$shared/paper-reads/$f.fasta" -k $k -t $t \
 			-tau $tau --backend gpu -o "$tmp/r$np.tsv" --candidates "$tmp/r${np}_c.tsv" --occurrences -v 2> "$tmp/r$np.err"
 		rc=$?
 		solo=0; grep -q "rank 0's GPU takes every read" "$tmp/r$np.err" && solo=1
@@ -124,7 +124,7 @@ for set in "5k:3:1000:15" "1k:10:100:30"; do
 	done
 done
 # each pair walked from both reads (RKTLCS_RKT_GPU_TWICE=1), ranks owning ranges of reads
-timeout 300 "$mpiexec" --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all -x RKTLCS_RKT_GPU_TWICE=1 "$cli" "$shared/paper-reads/1k.fasta" -k 10 -t 100 -tau 30 \
+timeout 300 "$mpiexec" --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=all -x RKTLCS_RKT_GPU_TWICE=1 "$cli" "$shared/paper-reads/1k.fasta" -k 10 -t 100 -tau 30 \
 	--backend gpu -o "$tmp/tw.tsv" --candidates "$tmp/tw_c.tsv" --occurrences -q
 cmp -s "$tmp/r_cpu.tsv" "$tmp/tw.tsv" && cmp -s "$tmp/r_cpu_c.tsv" "$tmp/tw_c.tsv" && ok "mpirun -np 2 walk-twice = cpu" || bad "mpirun -np 2 walk-twice differs"
 # several GPU ranks of one node sum the walk-once supports between the devices (CUDA IPC),
@@ -134,7 +134,7 @@ for how in ipc:"between the devices" host:"through the host"; do
 	IFS=: read -r name want <<< "$how"
 	hs=0; [ "$name" = host ] && hs=1
 	# every device visible to every rank (on their own, ranks of a 5k job see one each)
-	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all -x RKTLCS_GPU_VISIBLE=all -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
+	timeout 300 "$mpiexec" --oversubscribe -np 3 -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=all -x RKTLCS_GPU_VISIBLE=all -x RKTLCS_RKT_HOST_SUM=$hs "$cli" "$shared/paper-reads/5k.fasta" \
 		-k 3 -t 1000 -tau 15 --backend gpu -o "$tmp/s_$name.tsv" --candidates "$tmp/s_${name}_c.tsv" -v 2> "$tmp/s_$name.err"
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q "rank 0: supports summed $want" "$tmp/s_$name.err" && cmp -s "$tmp/s_cpu.tsv" "$tmp/s_$name.tsv" \
@@ -150,12 +150,21 @@ for c in "16s.fa|" "16s.fa|-a" "16s.fa|-k -L" "16s.fa|--max-dist 100" "16s.fa|-a
 	"$cli" hamming $args --backend gpu -o "$tmp/hg" "$p" 2> "$tmp/hg.err"
 	cmp -s "$tmp/hc" "$tmp/hg" && ok "hamming $f $args: gpu = cpu [$(grep -o 'kernels [0-9.]* s' "$tmp/hg.err")]" || bad "hamming $f $args: gpu differs: $(tail -1 "$tmp/hg.err")"
 done
-for np in 1 2 4; do
-	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" hamming --backend gpu --max-dist 80 -q -o "$tmp/hm$np" "$tmp/16s.fa"
-	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH "$cli" hamming --backend gpu -q -o "$tmp/hx$np" "$tmp/16s.fa"
-	"$cli" hamming --backend cpu --max-dist 80 -q -o "$tmp/hmc" "$tmp/16s.fa"
-	cmp -s "$tmp/hm$np" "$tmp/hmc" && cmp -s "$tmp/hx$np" "$tmp/hc0" 2>/dev/null || "$cli" hamming --backend cpu -q -o "$tmp/hc0" "$tmp/16s.fa"
-	cmp -s "$tmp/hm$np" "$tmp/hmc" && cmp -s "$tmp/hx$np" "$tmp/hc0" && ok "hamming mpirun -np $np --backend gpu = cpu" || bad "hamming np=$np gpu differs"
+# every rank computing (RKTLCS_GPU_RANKS=all), or as the job's size says: the 16S alignment is
+# rank 0's GPU's alone at np 4 (-v says so)
+"$cli" hamming --backend cpu --max-dist 80 -q -o "$tmp/hmc" "$tmp/16s.fa"
+"$cli" hamming --backend cpu -q -o "$tmp/hc0" "$tmp/16s.fa"
+for run in 1:all 2:all 4:all 4:size; do
+	IFS=: read -r np how <<< "$run"
+	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=$how "$cli" hamming --backend gpu --max-dist 80 -v \
+		-o "$tmp/hm$np" "$tmp/16s.fa" 2> "$tmp/hm$np.err"
+	timeout 300 "$mpiexec" --oversubscribe -np $np -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=$how "$cli" hamming --backend gpu -v -o "$tmp/hx$np" \
+		"$tmp/16s.fa" 2> "$tmp/hx$np.err"
+	solo=$(cat "$tmp/hm$np.err" "$tmp/hx$np.err" | grep -c "rank 0's GPU takes them all")
+	want=0; [ "$how" = size ] && want=2
+	cmp -s "$tmp/hm$np" "$tmp/hmc" && cmp -s "$tmp/hx$np" "$tmp/hc0" && [ "$solo" = $want ] \
+		&& ok "hamming mpirun -np $np --backend gpu, $([ $want = 2 ] && echo "rank 0 alone" || echo "every rank") = cpu" \
+		|| bad "hamming np=$np ($how): gpu differs, or rank 0 alone in $solo of 2 runs (want $want)"
 done
 echo "gpu_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

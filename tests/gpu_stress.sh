@@ -1,12 +1,12 @@
 #!/bin/bash
 # GPU stress (issue 8): many small random sets, each run with --backend gpu at np 1, 2, 3
-# and 4 with every rank on the same GPU (every rank computing at np 2 and 3, RKTLCS_RKT_RANKS=all;
+# and 4 with every rank on the same GPU (every rank computing at np 2 and 3, RKTLCS_GPU_RANKS=all;
 # at np 4 as the job's size says, rank 0 alone for these), several jobs at once (so that contexts contend),
 # compared byte for byte with --backend cpu at np 1. Cases (tests/gen_stress.c): random,
 # one read per rank, ties, reads shorter than tau, --device-memory forcing i- and j-chunks;
 # every fifth set also runs with two ranks of which one is hidden from the GPU
 # (CUDA_VISIBLE_DEVICES=) so that the ranks' backends differ. hamming: matrix and
-# --max-dist at np 1-4 on the GPU against the CPU at np 1.
+# --max-dist at np 1-4 on the GPU against the CPU at np 1 (np 4 as the job's size says, like rkt).
 # Usage: gpu_stress.sh RKTLCS MPIEXEC GENSTRESS TMPDIR [N_RKT=520] [N_HAM=64] [JOBS=nproc, at most 16] [SEED=1]
 # STRESS_SECONDS=S stops starting new sets after S seconds (the counts say how many ran).
 # Exit 77 (skipped) without a usable CUDA device.
@@ -37,7 +37,7 @@ one() {
 			"$cli" hamming $args $lay --backend cpu -q -o "$d/ref" "$tmp/$f" 2> "$d/err" || { echo "FAIL ham $f cpu run: $(head -1 "$d/err")" >> "$res"; continue; }
 			for np in 1 2 3 4; do
 				if [ $np -eq 1 ]; then "$cli" hamming $args $lay --backend gpu -q -o "$d/g" "$tmp/$f" 2> "$d/err"
-				else timeout 120 "$mpiexec" -np $np -x LD_LIBRARY_PATH "$cli" hamming $args $lay --backend gpu -q -o "$d/g" "$tmp/$f" 2> "$d/err"; fi
+				else timeout 120 "$mpiexec" -np $np -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=$([ $np -lt 4 ] && echo all || echo size) "$cli" hamming $args $lay --backend gpu -q -o "$d/g" "$tmp/$f" 2> "$d/err"; fi
 				if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g"; then echo "ok ham np$np" >> "$res"
 				else echo "FAIL ham np$np $f [$args $lay] $(head -1 "$d/err")" >> "$res"; fi
 			done
@@ -48,7 +48,7 @@ one() {
 		|| { echo "FAIL rkt $f cpu run: $(head -1 "$d/err")" >> "$res"; return; }
 	for np in 1 2 3 4; do
 		if [ $np -eq 1 ]; then "$cli" "$tmp/$f" $args --backend gpu -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"
-		else timeout 120 "$mpiexec" -np $np -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=$([ $np -lt 4 ] && echo all || echo size) "$cli" "$tmp/$f" $args --backend gpu -q -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"; fi
+		else timeout 120 "$mpiexec" -np $np -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=$([ $np -lt 4 ] && echo all || echo size) "$cli" "$tmp/$f" $args --backend gpu -q -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"; fi
 		if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g" && cmp -s "$d/ref_c" "$d/g_c"; then echo "ok rkt np$np $case" >> "$res"
 		else echo "FAIL rkt np$np $case $f [$args] $(grep -v '^#' "$d/ref" | sed -n 2p | cut -f1,3-5) vs $(grep -v '^#' "$d/g" 2>/dev/null | sed -n 2p | cut -f1,3-5) $(grep -m1 error "$d/err")" >> "$res"; fi
 		# the chunk case must really run in chunks (the summary of the np=1 run says how many)
@@ -57,8 +57,8 @@ one() {
 		fi
 	done
 	if [ $((${id#r} % 5)) -eq 0 ]; then  # two ranks, one of them without a GPU
-		timeout 120 "$mpiexec" -np 1 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all env CUDA_VISIBLE_DEVICES= "$cli" "$tmp/$f" $args -q -o "$d/g" --candidates "$d/g_c" --occurrences \
-			: -np 1 -x LD_LIBRARY_PATH -x RKTLCS_RKT_RANKS=all "$cli" "$tmp/$f" $args -q -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"
+		timeout 120 "$mpiexec" -np 1 -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=all env CUDA_VISIBLE_DEVICES= "$cli" "$tmp/$f" $args -q -o "$d/g" --candidates "$d/g_c" --occurrences \
+			: -np 1 -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=all "$cli" "$tmp/$f" $args -q -o "$d/g" --candidates "$d/g_c" --occurrences 2> "$d/err"
 		if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g" && cmp -s "$d/ref_c" "$d/g_c"; then echo "ok rkt mixed $case" >> "$res"
 		else echo "FAIL rkt mixed-backend $case $f [$args] $(grep -m1 error "$d/err")" >> "$res"; fi
 	fi

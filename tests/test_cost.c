@@ -35,6 +35,15 @@ static void check_rkt_ranks(void)
 	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
 	CHECK(rmpi_guess_rkt_ranks(small) == 1, "rkt ranks: 5k reads at 4 ranks of a node are rank 0's");
 	CHECK(rmpi_guess_rkt_ranks(big) == 0, "rkt ranks: 50k reads of 200 bp at 4 ranks of a node are every rank's");
+	CHECK(rmpi_guess_ham_ranks(small) == 1, "hamming ranks: 5k sequences of 51 bp at 4 ranks of a node are rank 0's");
+	setenv("RKTLCS_GPU_RANKS", "all", 1);
+	rk_tune_init();
+	CHECK(rmpi_guess_rkt_ranks(small) == 0 && rmpi_guess_ham_ranks(small) == 0, "RKTLCS_GPU_RANKS=all: every rank");
+	setenv("RKTLCS_GPU_RANKS", "one", 1);
+	rk_tune_init();
+	CHECK(rmpi_guess_rkt_ranks(big) == 1, "RKTLCS_GPU_RANKS=one: rank 0 alone");
+	unsetenv("RKTLCS_GPU_RANKS");
+	rk_tune.gpu_ranks = 0;
 	CHECK(rmpi_guess_rkt_ranks("/nonexistent/reads.fa") == 0, "rkt ranks: an unreadable input is every rank's");
 	setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
 	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "1", 1);

@@ -56,11 +56,13 @@ static int ham_opt(void *op, rcli_args_t *a, rk_status_t *st)
 static void ham_inputs(void *o, const char **in, int n) { ((ham_run_opt_t *)o)->input = n ? in[0] : 0; }
 static rk_status_t ham_check(const void *o) { return ham_run_opt_check(o); }
 static rk_status_t ham_run(const rmpi_t *w, const void *o) { return rmpi_ham_run(w, o); }
+static int ham_gpu_ranks(const void *o) { return rmpi_guess_ham_ranks(((const ham_run_opt_t *)o)->input); }
 static double ham_guess(const void *o, double th, double *g) { return rmpi_guess_ham(((const ham_run_opt_t *)o)->input, th, g); }
 
 int rcli_ham_main(int argc, char **argv)
 {
-	static const rcli_ops_t ops = { "rktlcs hamming --help", 1, ham_usage, ham_opt, ham_inputs, ham_check, ham_run, 0, ham_guess, 0 };
+	static const rcli_ops_t ops = { "rktlcs hamming --help", 1, ham_usage, ham_opt, ham_inputs, ham_check, ham_run, 0, ham_guess,
+	                                ham_gpu_ranks };
 	ham_run_opt_t o;
 	ham_run_opt_init(&o);
 	return rcli_mode(argc, argv, &o, &o.c, &ops);

@@ -142,7 +142,7 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_RKT_GPU_TWICE")) && *v) rk_tune.rkt_gpu_twice = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_HOST_SUM")) && *v) rk_tune.rkt_host_sum = atoi(v);
-	if ((v = getenv("RKTLCS_RKT_RANKS")) && *v) rk_tune.rkt_ranks = !strcmp(v, "one") ? 1 : !strcmp(v, "all") ? -1 : 0;
+	if ((v = getenv("RKTLCS_GPU_RANKS")) && *v) rk_tune.gpu_ranks = !strcmp(v, "one") ? 1 : !strcmp(v, "all") ? -1 : 0;
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);
 	if ((v = getenv("RKTLCS_NEAR_PLAN")) && *v) rk_tune.near_plan = !strcmp(v, "exact") ? -1 : atoi(v);
 	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) rk_tune.start_timeout = atof(v);

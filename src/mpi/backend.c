@@ -118,6 +118,14 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	if (!backend_defer(w, c, be) && !backend_confirm(w, be)) rk_debug("auto on rank %d: no usable CUDA device after all; the CPU", w->rank);
 }
 
+int rmpi_backend_solo(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be)
+{
+	if (c->gpu_ranks != 1 || w->size < 2) return 0;
+	const int solo = rmpi_any(w, w->rank == 0 && be->use_gpu);
+	if (w->rank != 0 || !solo) be->use_gpu = 0;
+	return solo;
+}
+
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st)
 {
 	if (c->backend == RK_BACKEND_AUTO && st != RK_EINPUT) {

@@ -31,18 +31,46 @@ double rmpi_guess_rkt(const char *input, double threads, double *gpu_min)
 	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, threads, gpu_min, 0);
 }
 
+/* 1 when `kern` seconds of kernels dealt out to every rank would save less than the node's
+ * other contexts cost (GUESS_CTX_TURN each, in turn): every rank pays `local` contexts and
+ * 1/size of the kernels, rank 0 alone one context and all of them */
+static int guess_solo(double kern, int size, int local)
+{
+	return size > 1 && local > 1 && kern * (1 - 1.0 / size) < GUESS_CTX_TURN * (local - 1);
+}
+
+/* the launcher's sizes, or 0 with *decided set where they or the tests' switch decide alone */
+static int guess_solo_sizes(int *size, int *local, int *decided)
+{
+	*size = rmpi_size_hint();
+	*local = rmpi_local_size_hint();
+	*decided = *size == 1 || rk_tune.gpu_ranks || *size < 1 || *local <= 1;
+	return *size != 1 && rk_tune.gpu_ranks > 0;
+}
+
 int rmpi_guess_rkt_ranks(const char *input)
 {
-	const int size = rmpi_size_hint(), local = rmpi_local_size_hint();
+	int size, local, decided;
+	const int forced = guess_solo_sizes(&size, &local, &decided);
 	rio_peek_t p;
-	if (size == 1 || rk_tune.rkt_ranks) return size != 1 && rk_tune.rkt_ranks > 0;
-	if (size <= 1 || local <= 1 || !rio_peek_input(input, &p)) return 0;
+	if (decided || !rio_peek_input(input, &p)) return decided ? forced : 0;
 	rmpi_rates_t r;
 	rmpi_rates_for(RMPI_W_RKT, 0, 512, &r);
-	const double kern = p.records * p.records / 2 * p.mean_len / r.gpu_rate;
-	/* every rank: `local` contexts in turn and 1/size of the kernels each; rank 0: one and all.
-	 * The paper's 5k reads: ~0.01 s of kernels, against 0.6 s more of contexts at 4 a node */
-	return kern * (1 - 1.0 / size) < GUESS_CTX_TURN * (local - 1);
+	/* the paper's 5k reads: ~0.01 s of kernels, against 0.6 s more of contexts at 4 a node */
+	return guess_solo(p.records * p.records / 2 * p.mean_len / r.gpu_rate, size, local);
+}
+
+int rmpi_guess_ham_ranks(const char *input)
+{
+	int size, local, decided;
+	const int forced = guess_solo_sizes(&size, &local, &decided);
+	rio_peek_t p;
+	if (decided || !rio_peek_input(input, &p)) return decided ? forced : 0;
+	rmpi_rates_t r;
+	rmpi_rates_for(RMPI_W_HAM, 0, 512, &r);
+	/* every column informative, in 4 planes, as rmpi_guess_ham: the most the kernels can take */
+	const double pairs = p.records * p.records / 2;
+	return guess_solo(pairs * (p.mean_len / 64 * 4) / r.gpu_rate, size, local);
 }
 
 double rmpi_guess_ham(const char *input, double threads, double *gpu_min)

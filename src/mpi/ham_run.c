@@ -134,13 +134,18 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	}
 	/* this rank's share of the pairs, each over the informative columns' words and planes */
-	const double npairs = (double)hs.n * (double)(hs.n - 1) / 2 / w->size;
+	/* (a job too small for a context on every rank of the node, rmpi_guess_ham_ranks: all of it) */
+	const int shares = o->c.gpu_ranks == 1 ? 1 : w->size;
+	const double npairs = (double)hs.n * (double)(hs.n - 1) / 2 / shares;
 	rmpi_cost_t cj = { RMPI_W_HAM, npairs * (double)hs.stride, npairs, 8.0 * (double)hs.n * (double)hs.stride, 0, ho.n_threads, 0, 0 };
 	rmpi_backend_cost(w, &o->c, &cj, &be);
+	const int solo = rmpi_backend_solo(w, &o->c, &be);
+	if (solo && w->rank == 0) rk_debug("hamming: %.3g pairs, too few to pay for a GPU context on each of the node's ranks: rank 0's GPU takes them all", npairs);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
 	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
-	rmpi_partition_tri(hs.n, w->size, bounds);
+	if (solo) for (int r = 0; r <= w->size; r++) bounds[r] = r ? hs.n : 0;
+	else rmpi_partition_tri(hs.n, w->size, bounds);
 	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
 

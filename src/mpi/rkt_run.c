@@ -157,8 +157,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	rmpi_cost_t cj = { RMPI_W_RKT, (double)set.n * (double)set.n / 2 * avg / (solo ? 1 : w->size), 0, (double)set.n_bases, 0,
 	                   rmpi_threads(w, &o->c), 0, 0 };
 	rmpi_backend_cost(w, &o->c, &cj, &be);
-	const int solo_gpu = solo && rmpi_any(w, w->rank == 0 && be.use_gpu);
-	if (solo && (w->rank != 0 || !solo_gpu)) be.use_gpu = 0;
+	const int solo_gpu = rmpi_backend_solo(w, &o->c, &be);
 	if (solo_gpu && w->rank == 0)
 		rk_debug("rkt: %.3g read-pair starts, too few to pay for a GPU context on each of the node's ranks (the driver makes "
 		         "them in turn): rank 0's GPU takes every read", cj.work);

@@ -233,6 +233,13 @@ int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all);
  * every rank (the node's driver makes them in turn), from the input's head and the launcher's
  * sizes; 0: every rank (one process, unknown sizes or input, or a job worth the contexts). */
 int rmpi_guess_rkt_ranks(const char *input);
+int rmpi_guess_ham_ranks(const char *input);
+/* After rmpi_backend_cost, where the inputs gave the job to rank 0 (c->gpu_ranks == 1 from
+ * rmpi_guess_rkt_ranks or rmpi_guess_ham_ranks) and there are several ranks: 1 when the model
+ * gave rank 0 the GPU, which then takes all the work (the others' use_gpu cleared: they
+ * compute nothing); 0 otherwise, every rank then on the CPU where the job was rank 0's.
+ * Collective. */
+int rmpi_backend_solo(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */
