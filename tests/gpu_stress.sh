@@ -62,6 +62,9 @@ one() {
 		if [ $? -eq 0 ] && cmp -s "$d/ref" "$d/g" && cmp -s "$d/ref_c" "$d/g_c"; then echo "ok rkt mixed $case" >> "$res"
 		else echo "FAIL rkt mixed-backend $case $f [$args] $(grep -m1 error "$d/err")" >> "$res"; fi
 	fi
+	# a failure keeps its run's stderr (a rank's signal report, say) beside the results: kept
+	# under TMPDIR/failed after the run
+	grep -q '^FAIL' "$res" && cp "$d/err" "$tmp/res/$id.err" 2> /dev/null
 	rm -rf "$d"
 }
 export -f one
@@ -73,12 +76,14 @@ awk -F'|' '$3 == "ham" { h[nh++] = $0; next } { r[nr++] = $0 }
 	END { j = 0; for (i = 0; i < nr; i++) { print r[i]; if (nh && i % int(nr / nh + 1) == 0 && j < nh) print h[j++] } while (j < nh) print h[j++] }' \
 	"$tmp/sets" | tr '\n' '\0' | xargs -0 -P "$jobs" -I{} bash -c 'one "$1"' _ {}
 dt=$(( $(date +%s) - t0 ))
+mkdir -p "$tmp/failed"; mv "$tmp"/res/*.err "$tmp/failed/" 2> /dev/null
 cat "$tmp"/res/* > "$tmp/all"
 gi=$(grep -cE '^(ok|FAIL) (rkt|ham) (np|mixed)' "$tmp/all")
 fails=$(grep -c '^FAIL' "$tmp/all")
 nochunk=$(grep -c '^NOCHUNK' "$tmp/all")
 chunked=$(grep -c '^ok chunked' "$tmp/all")
 grep '^FAIL' "$tmp/all" | head -20
+for e in "$tmp"/failed/*.err; do [ -e "$e" ] && { echo "== stderr of $(basename "$e" .err)'s failed run:"; head -25 "$e"; }; done
 printf 'rkt: %d gpu invocations (np1 %d, np2 %d, np3 %d, np4 %d, mixed-backend %d); hamming: %d\n' \
 	"$(grep -cE '^(ok|FAIL) rkt' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np1' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np2' "$tmp/all")" \
 	"$(grep -cE '^(ok|FAIL) rkt np3' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt np4' "$tmp/all")" "$(grep -cE '^(ok|FAIL) rkt mixed' "$tmp/all")" \
