@@ -39,39 +39,25 @@ static int guess_solo(double kern, int size, int local)
 	return size > 1 && local > 1 && kern * (1 - 1.0 / size) < GUESS_CTX_TURN * (local - 1);
 }
 
-/* the launcher's sizes, or 0 with *decided set where they or the tests' switch decide alone */
-static int guess_solo_sizes(int *size, int *local, int *decided)
+/* Rkt-LCS (kind RMPI_W_RKT) or hamming (RMPI_W_HAM) on rank 0 alone: the launcher's sizes or
+ * the tests' switch decide alone where they can, else the kernels the input's head predicts */
+static int guess_ranks(const char *input, rmpi_work_t kind)
 {
-	*size = rmpi_size_hint();
-	*local = rmpi_local_size_hint();
-	*decided = *size == 1 || rk_tune.gpu_ranks || *size < 1 || *local <= 1;
-	return *size != 1 && rk_tune.gpu_ranks > 0;
+	const int size = rmpi_size_hint(), local = rmpi_local_size_hint();
+	rio_peek_t p;
+	if (size == 1 || size < 1 || local <= 1 || rk_tune.gpu_ranks) return size != 1 && rk_tune.gpu_ranks > 0;
+	if (!rio_peek_input(input, &p)) return 0;
+	rmpi_rates_t r;
+	rmpi_rates_for(kind, 0, 512, &r);
+	/* Rkt-LCS: pairs x the starts a pair walks (the paper's 5k reads: ~0.01 s of kernels,
+	 * against 0.6 s more of contexts at 4 a node); hamming: pairs x 64-column words, every
+	 * column informative, in 4 planes, as rmpi_guess_ham: the most the kernels can take */
+	const double pairs = p.records * p.records / 2, per = kind == RMPI_W_RKT ? p.mean_len : p.mean_len / 64 * 4;
+	return guess_solo(pairs * per / r.gpu_rate, size, local);
 }
 
-int rmpi_guess_rkt_ranks(const char *input)
-{
-	int size, local, decided;
-	const int forced = guess_solo_sizes(&size, &local, &decided);
-	rio_peek_t p;
-	if (decided || !rio_peek_input(input, &p)) return decided ? forced : 0;
-	rmpi_rates_t r;
-	rmpi_rates_for(RMPI_W_RKT, 0, 512, &r);
-	/* the paper's 5k reads: ~0.01 s of kernels, against 0.6 s more of contexts at 4 a node */
-	return guess_solo(p.records * p.records / 2 * p.mean_len / r.gpu_rate, size, local);
-}
-
-int rmpi_guess_ham_ranks(const char *input)
-{
-	int size, local, decided;
-	const int forced = guess_solo_sizes(&size, &local, &decided);
-	rio_peek_t p;
-	if (decided || !rio_peek_input(input, &p)) return decided ? forced : 0;
-	rmpi_rates_t r;
-	rmpi_rates_for(RMPI_W_HAM, 0, 512, &r);
-	/* every column informative, in 4 planes, as rmpi_guess_ham: the most the kernels can take */
-	const double pairs = p.records * p.records / 2;
-	return guess_solo(pairs * (p.mean_len / 64 * 4) / r.gpu_rate, size, local);
-}
+int rmpi_guess_rkt_ranks(const char *input) { return guess_ranks(input, RMPI_W_RKT); }
+int rmpi_guess_ham_ranks(const char *input) { return guess_ranks(input, RMPI_W_HAM); }
 
 double rmpi_guess_ham(const char *input, double threads, double *gpu_min)
 {
