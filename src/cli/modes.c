@@ -233,15 +233,16 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it; a rank that maps no
 	 * other GPU's memory sees only its own, so the driver starts one device, not the node's all */
 	const int want_gpu = c->backend != RK_BACKEND_CPU;
-	const int peers = want_gpu && ops->peers && ops->peers(o) && rmpi_local_size_hint() != 1;
+	/* one long pair on 4 GPUs: ranks 2 and 3 wait, and their contexts would only slow ranks 0
+	 * and 1's (4 contexts at once took 0.40-0.45 s on 4 H200, 2 took 0.20 s); a small Rkt-LCS
+	 * or hamming job is rank 0's alone, which maps no other rank's memory */
+	const int gpu_ranks = want_gpu && ops->gpu_ranks ? ops->gpu_ranks(o) : 0;
+	const int peers = want_gpu && gpu_ranks != 1 && ops->peers && ops->peers(o) && rmpi_local_size_hint() != 1;
 	/* with auto, a job the CPU ends before the GPU could starts no context ahead */
 	const int ls = rmpi_local_size_hint();
 	double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
 	if (th < 1) th = 1;
 	double gpu_min = 0;
-	/* one long pair on 4 GPUs: ranks 2 and 3 wait, and their contexts would only slow ranks 0
-	 * and 1's (4 contexts at once took 0.40-0.45 s on 4 H200, 2 took 0.20 s) */
-	const int gpu_ranks = want_gpu && ops->gpu_ranks ? ops->gpu_ranks(o) : 0;
 	/* work dealt out to every rank: its share decides, as the cost model does after the read */
 	const int nr = gpu_ranks == 0 ? rmpi_size_hint() : 1;
 	double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gpu_min) : -1;

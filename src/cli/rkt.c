@@ -74,7 +74,7 @@ static int rkt_peers(const void *op)
 {
 	const rkt_run_opt_t *o = op;
 	struct stat sb;
-	if (rk_tune.rkt_host_sum || !o->input || stat(o->input, &sb) != 0 || rmpi_guess_rkt_ranks(o->input) == 1) return 0;
+	if (rk_tune.rkt_host_sum || !o->input || stat(o->input, &sb) != 0) return 0;
 	const size_t n = strlen(o->input);
 	const double bytes = (double)sb.st_size * (n > 3 && !strcmp(o->input + n - 3, ".gz") ? 4 : 1);
 	return bytes >= RKT_PEER_BYTES;

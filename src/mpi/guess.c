@@ -45,7 +45,7 @@ static int guess_ranks(const char *input, rmpi_work_t kind)
 {
 	const int size = rmpi_size_hint(), local = rmpi_local_size_hint();
 	rio_peek_t p;
-	if (size == 1 || size < 1 || local <= 1 || rk_tune.gpu_ranks) return size != 1 && rk_tune.gpu_ranks > 0;
+	if (size <= 1 || local <= 1 || rk_tune.gpu_ranks) return size != 1 && rk_tune.gpu_ranks > 0;
 	if (!rio_peek_input(input, &p)) return 0;
 	rmpi_rates_t r;
 	rmpi_rates_for(kind, 0, 512, &r);
