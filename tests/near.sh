@@ -46,7 +46,7 @@ gen() {
 
 rows() { grep -v '^#' "$1"; }
 
-# check NAME FILE: every D 0..15 by the cost model, a few forced plans, and np 2
+# check NAME FILE: every D 0..15 by the cost model, a few forced plans, and np 2 and 3
 check() {
 	local name=$1 in=$2 D plan
 	RKTLCS_ALL_NOFILTER=1 "$cli" lev --all --max-dist 15 -q -o "$tmp/ref" "$in" || { fail=$((fail + 1)); echo "FAIL $name: the reference run"; return; }
@@ -59,11 +59,15 @@ check() {
 			else fail=$((fail + 1)); echo "FAIL $name D=$D plan '${plan:-auto}': $(rows "$tmp/got" | wc -l) rows, want $(wc -l < "$tmp/want")"; head -3 "$tmp/err"; fi
 		done
 	done
-	for D in 6 12 15; do
+	# np 2 and 3: each rank builds one of the plans tried, and the one chosen is sent to the
+	# others (at np 3 one rank builds none)
+	local run np
+	for run in 2:6 2:12 3:12 2:15; do
+		np=${run%:*} D=${run#*:}
 		rows "$tmp/ref" | awk -F'\t' -v D=$D 'NR == 1 || $5 <= D' > "$tmp/want"
-		timeout 300 "$mpiexec" -np 2 "$cli" lev --all --max-dist $D --threads 1 -q -o "$tmp/got" "$in"
+		timeout 300 "$mpiexec" -np $np "$cli" lev --all --max-dist $D --threads 1 -q -o "$tmp/got" "$in"
 		if rows "$tmp/got" | cmp -s - "$tmp/want"; then pass=$((pass + 1))
-		else fail=$((fail + 1)); echo "FAIL $name D=$D np 2: $(rows "$tmp/got" | wc -l) rows, want $(wc -l < "$tmp/want")"; fi
+		else fail=$((fail + 1)); echo "FAIL $name D=$D np $np: $(rows "$tmp/got" | wc -l) rows, want $(wc -l < "$tmp/want")"; fi
 	done
 	echo "ok   $name: $(grep -c '^>' "$in") reads, $(rows "$tmp/ref" | tail -n +2 | wc -l) pairs within 15"
 }

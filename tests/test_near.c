@@ -15,6 +15,7 @@
 #include "testutil.h"
 #include "naive_dp.h"
 #include "algo/near.h"
+#include "algo/near_apx.h"
 
 static char sym(void)
 {
@@ -173,8 +174,10 @@ typedef struct {
 	const char *const *seq;
 	const int64_t *len;
 	int64_t d;
-	int plan[TEAM];
+	int plan[TEAM], with_bcast, sent;
 	double est[TEAM][3], *cost[TEAM];
+	int64_t *cands[TEAM];   /* every row's candidates under the member's index, rows one after another */
+	void *root_buf;
 } team_t;
 
 static void team_sum(void *ctx, double *x, int64_t m)
@@ -190,23 +193,85 @@ static void team_sum(void *ctx, double *x, int64_t m)
 	pthread_barrier_wait(&t->bar);
 }
 
+static _Thread_local int team_part;
+
+static void team_bcast(void *ctx, void *buf, int64_t bytes, int root)
+{
+	team_t *t = ctx;
+	if (team_part == root) { t->root_buf = buf; t->sent++; }
+	pthread_barrier_wait(&t->bar);
+	if (team_part != root) memcpy(buf, t->root_buf, (size_t)bytes);
+	pthread_barrier_wait(&t->bar);
+}
+
 typedef struct { team_t *t; int part; } member_t;
+
+/* every row's candidates under f, one row after another (-1 between rows) */
+static int64_t *team_cands(const aln_near_t *f, int64_t n)
+{
+	aln_near_scr_t scr;
+	int64_t *all = malloc(sizeof *all * (size_t)(n * (n + 1) / 2 + n + 1)), *js = malloc(sizeof *js * (size_t)(n + 1)), o = 0;
+	if (aln_near_scratch(f, &scr) != RK_OK) return all;
+	for (int64_t i = 0; i < n; i++) {
+		const int64_t c = aln_near_cands(f, i, js, &scr);
+		memcpy(all + o, js, sizeof *js * (size_t)c);
+		o += c;
+		all[o++] = -1;
+	}
+	free(scr.mark); free(js);
+	return all;
+}
 
 static void *team_member(void *arg)
 {
 	member_t *me = arg;
 	team_t *t = me->t;
-	const aln_near_team_t team = { team_sum, t, me->part, TEAM };
+	const aln_near_team_t team = { team_sum, t, me->part, TEAM, t->with_bcast ? team_bcast : 0 };
 	aln_near_t *f = 0;
+	team_part = me->part;
 	t->plan[me->part] = aln_near_choose(&f, t->n, t->seq, t->len, t->d, 200.0, 1, &team, t->est[me->part]);
 	if (f && aln_near_costs(f, 200.0, &team, t->cost[me->part]) != RK_OK) t->cost[me->part][0] = -1;
+	t->cands[me->part] = f ? team_cands(f, t->n) : 0;
 	aln_near_free(f);
 	return 0;
 }
 
+/* the approximate pieces' index copied array by array into one made from its head gives the
+ * same candidates; a head of other reads, or arrays garbled, are refused */
+static void send_check(int64_t n, const char *const *seq, const int64_t *len)
+{
+	near_apx_t *a = 0, *b = 0;
+	int64_t h[APX_HEAD], ba[APX_PIECES], bb[APX_PIECES];
+	void *pa[APX_PIECES], *pb[APX_PIECES];
+	CHECK(near_apx_build(&a, n, seq, len, 12, 8) == RK_OK, "build");
+	near_apx_head(a, h);
+	CHECK(near_apx_from_head(&b, h, n - 1, seq, len) == RK_ERES && !b, "a head of other reads is refused");
+	CHECK(near_apx_from_head(&b, h, n, seq, len) == RK_OK, "from the head");
+	const int m = near_apx_pieces(a, pa, ba);
+	CHECK(m > 2 && near_apx_pieces(b, pb, bb) == m && !memcmp(ba, bb, sizeof *ba * (size_t)m), "the same pieces");
+	for (int x = 0; x < m; x++) memcpy(pb[x], pa[x], (size_t)ba[x]);
+	CHECK(near_apx_valid(b), "the copy is valid");
+	int64_t c1, c2, h1, h2, *js1 = malloc(sizeof *js1 * (size_t)(n + 1)), *js2 = malloc(sizeof *js2 * (size_t)(n + 1));
+	int64_t *mark = calloc((size_t)n + 1, sizeof *mark);
+	for (int64_t i = 0; i < n; i++) {
+		c1 = near_apx_cands(a, i, js1, mark, &h1);
+		c2 = near_apx_cands(b, i, js2, mark, &h2);
+		CHECK(c1 == c2 && h1 == h2 && !memcmp(js1, js2, sizeof *js1 * (size_t)c1), "row %lld: the copy gives %lld candidates, the index %lld",
+		      (long long)i, (long long)c2, (long long)c1);
+	}
+	((uint32_t *)pb[0])[ba[0] / 8] ^= 0x55555;  /* a bucket's start, half way */
+	CHECK(!near_apx_valid(b), "a garbled start is refused");
+	((uint32_t *)pb[0])[ba[0] / 8] ^= 0x55555;
+	((uint32_t *)pb[1])[0] = (uint32_t)(n << 5);  /* an entry of read n */
+	CHECK(!near_apx_valid(b), "an entry of a read past the last is refused");
+	free(js1); free(js2); free(mark);
+	near_apx_free(a); near_apx_free(b);
+}
+
 /* reads of 72 bp from 300 loci at d 12 (the approximate pieces' ground): the team's plan,
- * estimates and costs equal one process's */
-static void team_check(void)
+ * estimates, costs and candidates equal one process's, whether the index chosen is sent to
+ * the members that did not build it or built by each */
+static void team_check(int with_bcast)
 {
 	const int n = 1500;
 	char **seq = malloc(sizeof *seq * n), (*loc)[73] = malloc(sizeof *loc * 300);
@@ -217,13 +282,16 @@ static void team_check(void)
 		len[i] = mutate(loc[tu_range(0, 299)], 72, tu_range(0, 14), seq[i], (int)tu_range(0, 1));
 	}
 	free(loc);
-	team_t t = { .n = n, .seq = (const char *const *)seq, .len = len, .d = 12 };
+	team_t t = { .n = n, .seq = (const char *const *)seq, .len = len, .d = 12, .with_bcast = with_bcast };
 	pthread_barrier_init(&t.bar, 0, TEAM);
 	pthread_mutex_init(&t.mu, 0);
 	double est[3], *cost = calloc((size_t)n, sizeof *cost);
 	aln_near_t *f = 0;
 	const int plan = aln_near_choose(&f, n, t.seq, len, 12, 200.0, 1, 0, est);
 	if (f) CHECK(aln_near_costs(f, 200.0, 0, cost) == RK_OK, "costs alone");
+	if (with_bcast) send_check(n, t.seq, len);
+	int64_t *cands = f ? team_cands(f, n) : 0, ncand = 0;
+	for (int64_t rows = 0; cands && rows < n; ncand++) rows += cands[ncand] < 0;
 	aln_near_free(f);
 	pthread_t th[TEAM];
 	member_t m[TEAM];
@@ -237,10 +305,17 @@ static void team_check(void)
 		CHECK(t.plan[r] == plan && !memcmp(t.est[r], est, sizeof est), "team member %d: plan %d (%g %g %g), alone %d (%g %g %g)", r,
 		      t.plan[r], t.est[r][0], t.est[r][1], t.est[r][2], plan, est[0], est[1], est[2]);
 		CHECK(!memcmp(t.cost[r], cost, sizeof *cost * (size_t)n), "team member %d: row costs differ from one process's", r);
-		free(t.cost[r]);
+		CHECK(cands && t.cands[r] && !memcmp(t.cands[r], cands, sizeof *cands * (size_t)ncand),
+		      "team member %d (index %s): candidates differ from one process's", r, with_bcast ? "sent" : "built by each");
+		free(t.cost[r]); free(t.cands[r]);
 	}
 	CHECK(plan > 0, "72 bp at d 12: plan %d, not approximate pieces (the test's ground)", plan);
-	fprintf(stderr, "test_near: a team of %d, 1,500 x 72 bp at d 12: plan %d, estimate %.3g ns, as one process\n", TEAM, plan, est[2]);
+	/* the test's ground: 2 tries at d 12 (k 8 and 9), so the chosen one was built by one member
+	 * and sent: its head, then its arrays */
+	CHECK(!with_bcast || t.sent > 1, "the chosen index was not sent (%d broadcasts)", t.sent);
+	fprintf(stderr, "test_near: a team of %d (index %s), 1,500 x 72 bp at d 12: plan %d, estimate %.3g ns, as one process\n", TEAM,
+	        with_bcast ? "sent" : "built by each", plan, est[2]);
+	free(cands);
 	pthread_barrier_destroy(&t.bar);
 	pthread_mutex_destroy(&t.mu);
 	free(cost); free(len);
@@ -254,6 +329,7 @@ int main(int argc, char **argv)
 	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
 	for (int it = 0; it < sets; it++) one_set(it);
 	selectivity();
-	team_check();
+	team_check(1);
+	team_check(0);
 	return tu_done("test_near");
 }

@@ -293,6 +293,110 @@ static double near_sampled(aln_near_t *f, double pair_ns, const aln_near_team_t 
 	return t + put * NEAR_NS_PUT;
 }
 
+/* root's index sent with team->bcast to the others, array by array into place: 0 where it
+ * could not be (out of memory, or garbled: on any member, then on all). Collective. */
+static aln_near_t *near_send(aln_near_t *f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, int k,
+                             const aln_near_team_t *team, int root)
+{
+	const int me = team->part == root;
+	int64_t h[APX_HEAD], bytes[APX_PIECES];
+	void *p[APX_PIECES];
+	if (me) near_apx_head(f->apx, h);
+	team->bcast(team->ctx, h, sizeof h, root);
+	aln_near_t *g = me ? f : calloc(1, sizeof *g);
+	if (!me && g) {
+		g->n = n; g->d = d; g->seq = seq; g->len = len; g->k = k;
+		if (near_apx_from_head(&g->apx, h, n, seq, len) != RK_OK) { free(g); g = 0; }
+	}
+	if (!near_all_ok(team, g != 0)) { if (!me) aln_near_free(g); return 0; }
+	const int m = near_apx_pieces(g->apx, p, bytes);
+	for (int x = 0; x < m; x++) team->bcast(team->ctx, p[x], bytes[x], root);
+	if (!near_all_ok(team, me || near_apx_valid(g->apx))) { if (!me) aln_near_free(g); return 0; }
+	return g;
+}
+
+/* root's index of plan k (root: the member that built it; *f there, 0 elsewhere) and its
+ * sample rows on every member: sent with team->bcast, else built again by each. 0 on every
+ * member when any failed. Collective. */
+static aln_near_t *near_share(aln_near_t *f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, int k,
+                              const aln_near_team_t *team, int root)
+{
+	const int me = team->part == root;
+	double sv[NEAR_SAMPLES + 2] = { 0 };  /* samp_ns, samp */
+	if (me) { sv[0] = f->samp_ns; memcpy(sv + 1, f->samp, sizeof f->samp); }
+	team->sum(team->ctx, sv, NEAR_SAMPLES + 2);  /* root's values and zeroes: exact */
+	aln_near_t *g = team->bcast ? near_send(f, n, seq, len, d, k, team, root) : 0;
+	int ok = 1;
+	if (!g && !me) ok = aln_near_build(&g, n, seq, len, d, k) == RK_OK;
+	if (!g && me) g = f;
+	if (!near_all_ok(team, ok)) { aln_near_free(g); return 0; }
+	g->samp_ns = sv[0];
+	memcpy(g->samp, sv + 1, sizeof g->samp);
+	return g;
+}
+
+/* The approximate plans k = d / 2 + 2, d / 2 + 3, ... (NEAR_TRIES of them): k[t], and the
+ * cost of try t's lookups alone, bound[t] (a try whose bound is over the best so far is not
+ * built). k = d / 2 + 1 (a score of 1 or 2: one piece) lets through most reads that share a
+ * locus: 5M of 2e8 pairs on ERR127302 at D 9 to 15 against 0.1-1.5M at d / 2 + 2 or 3. */
+static int near_tries(int64_t n, int64_t d, double L, double par, int *k, double *bound)
+{
+	int nt = 0;
+	for (int kk = (int)(d / 2) + (d > 1 ? 2 : 1); kk <= APX_KMAX && nt < NEAR_TRIES && floor(L / kk) >= APX_QMIN; kk++, nt++) {
+		const double q = fmin(floor(L / kk), APX_QMAX);
+		k[nt] = kk;
+		bound[nt] = (double)n * L * (3 * q + 3) * NEAR_NS_PROBE / par;
+	}
+	return nt;
+}
+
+/* the approximate plans one after another (one process, or a team sharing each one's rows) */
+static int near_apx_seq(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d,
+                        double pair_ns, double par, const aln_near_team_t *team, double L, double *best, double *est2)
+{
+	int k[NEAR_TRIES], plan = 0;
+	double bound[NEAR_TRIES];
+	const int nt = near_tries(n, d, L, par, k, bound);
+	for (int t = 0; t < nt; t++) {
+		if (bound[t] >= *best) continue;
+		aln_near_t *f = 0;
+		if (!near_all_ok(team, aln_near_build(&f, n, seq, len, d, k[t]) == RK_OK)) { aln_near_free(f); break; }
+		const double e = near_sampled(f, pair_ns, team) / par;
+		if (e < *est2) *est2 = e;
+		if (e < *best) { *best = e; plan = k[t]; aln_near_free(*out); *out = f; f = 0; }
+		aln_near_free(f);
+	}
+	return plan;
+}
+
+/* In a team: try t built and sampled by member t % parts alone, all at once; then the same
+ * choice as near_apx_seq from the same estimates (a try it would skip, skipped), and the
+ * index chosen shared from its builder. */
+static int near_apx_split(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d,
+                          double pair_ns, double par, const aln_near_team_t *team, double L, double *best, double *est2)
+{
+	int k[NEAR_TRIES], plan = 0, win = -1;
+	double bound[NEAR_TRIES], x[2 * NEAR_TRIES] = { 0 };  /* failed, estimate: by try */
+	aln_near_t *f[NEAR_TRIES] = { 0 };
+	const int nt = near_tries(n, d, L, par, k, bound);
+	for (int t = 0; t < nt; t++) {
+		if (t % team->parts != team->part || bound[t] >= *best) continue;
+		if (aln_near_build(&f[t], n, seq, len, d, k[t]) != RK_OK) { x[2 * t] = 1; continue; }
+		x[2 * t + 1] = near_sampled(f[t], pair_ns, 0) / par;
+	}
+	team->sum(team->ctx, x, 2 * nt);  /* each try's builder's values and zeroes: exact */
+	for (int t = 0; t < nt; t++) {
+		if (bound[t] >= *best) continue;
+		if (x[2 * t]) break;
+		if (x[2 * t + 1] < *est2) *est2 = x[2 * t + 1];
+		if (x[2 * t + 1] < *best) { *best = x[2 * t + 1]; plan = k[t]; win = t; }
+	}
+	for (int t = 0; t < nt; t++)
+		if (t != win) aln_near_free(f[t]);
+	if (plan > 0 && !(*out = near_share(win >= 0 ? f[win] : 0, n, seq, len, d, plan, team, win % team->parts))) plan = 0;
+	return plan;
+}
+
 int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
                     double par, const aln_near_team_t *team, double est[3])
 {
@@ -313,20 +417,10 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 		if (est[1] < best) { best = est[1]; plan = ALN_NEAR_EXACT; *out = f; f = 0; }
 	}
 	aln_near_free(f);
-	f = 0;
-	/* k = d / 2 + 1 (a score of 1 or 2: one piece) lets through most reads that share a
-	 * locus: 5M of 2e8 pairs on ERR127302 at D 9 to 15 against 0.1-1.5M at d / 2 + 2 or 3 */
-	for (int k = (int)(d / 2) + (d > 1 ? 2 : 1), tries = 0; k <= APX_KMAX && tries < NEAR_TRIES && floor(L / k) >= APX_QMIN; k++, tries++) {
-		/* its lookups alone (no entry read, no candidate) cost more than the best: not built */
-		const double q = fmin(floor(L / k), APX_QMAX);
-		if ((double)n * L * (3 * q + 3) * NEAR_NS_PROBE / par >= best) continue;
-		if (!near_all_ok(team, aln_near_build(&f, n, seq, len, d, k) == RK_OK)) { aln_near_free(f); f = 0; break; }
-		const double e = near_sampled(f, pair_ns, team) / par;
-		if (e < est[2]) est[2] = e;
-		if (e < best) { best = e; plan = k; aln_near_free(*out); *out = f; f = 0; }
-		aln_near_free(f);
-		f = 0;
-	}
+	aln_near_t *g = 0;
+	const int k = team && team->parts > 1 ? near_apx_split(&g, n, seq, len, d, pair_ns, par, team, L, &best, &est[2])
+	                                      : near_apx_seq(&g, n, seq, len, d, pair_ns, par, team, L, &best, &est[2]);
+	if (k > 0) { aln_near_free(*out); *out = g; plan = k; }
 	rk_clear_error();
 	return plan;
 }

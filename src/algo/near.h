@@ -26,20 +26,24 @@
 
 typedef struct aln_near_s aln_near_t;
 
-/* The processes that share the sampling of aln_near_choose and aln_near_costs: this one is
- * part of parts; sum(ctx, x, m) adds x[0 .. m) across them in place (every one gets the same
- * sums). A null team: this process alone. */
+/* The processes that share the work of aln_near_choose and aln_near_costs: this one is part
+ * of parts; sum(ctx, x, m) adds x[0 .. m) across them in place (every one gets the same sums);
+ * bcast(ctx, buf, bytes, root), where given, copies root's buf to every member's. A null
+ * team: this process alone. */
 typedef struct {
 	void (*sum)(void *ctx, double *x, int64_t m);
 	void *ctx;
 	int part, parts;
+	void (*bcast)(void *ctx, void *buf, int64_t bytes, int root);
 } aln_near_team_t;
 
 /* The cheapest plan for reads seq[0 .. n) (lengths len) at distance d, when computing a pair
  * costs pair_ns nanoseconds on one thread: ALN_NEAR_FULL (*f = 0), ALN_NEAR_EXACT or k > 0
  * (near_apx.h), with *f its index. Each plan is built and its candidates and index reads
- * counted on sample rows, each team member a share of them (the same result on every one:
- * no clock). est gets the estimates (ns, one thread) of every pair, exact segments and the
+ * counted on sample rows (the same result on every member: no clock). In a team, each member
+ * builds and samples one of the approximate plans in turn (the exact one: every member, each
+ * a share of its rows), and the one chosen is sent to the others with bcast (built by each
+ * where there is none). est gets the estimates (ns, one thread) of every pair, exact segments and the
  * best k (HUGE_VAL: not possible). par: 1 where pairs and filter share the same threads (the
  * CPU); where pair_ns is a GPU's whole rate, the host threads the filter runs on, its
  * estimates divided by them. Collective over the team. */

@@ -158,6 +158,82 @@ oom:
 	return RK_ERES;
 }
 
+void near_apx_head(const near_apx_t *a, int64_t *h)
+{
+	h[0] = a->n; h[1] = a->d; h[2] = a->k; h[3] = a->thr; h[4] = a->n_weak;
+	memcpy(h + 5, a->cnt_f, sizeof a->cnt_f);
+	memcpy(h + 5 + APX_QMAX + 1, a->cnt_v, sizeof a->cnt_v);
+}
+
+rk_status_t near_apx_from_head(near_apx_t **out, const int64_t *h, int64_t n, const char *const *seq, const int64_t *len)
+{
+	near_apx_t *a = calloc(1, sizeof *a);
+	*out = 0;
+	if (!a) goto oom;
+	a->n = n; a->seq = seq; a->len = len;
+	a->d = h[1]; a->k = h[2]; a->thr = h[3]; a->n_weak = h[4];
+	memcpy(a->cnt_f, h + 5, sizeof a->cnt_f);
+	memcpy(a->cnt_v, h + 5 + APX_QMAX + 1, sizeof a->cnt_v);
+	int bad = h[0] != n || a->k < 1 || a->k > APX_KMAX || a->n_weak < 0 || a->n_weak > n;
+	for (int q = 0; q <= APX_QMAX; q++)
+		bad |= a->cnt_f[q] < 0 || a->cnt_v[q] < 0 || a->cnt_f[q] > n * APX_KMAX || a->cnt_v[q] > n * APX_KMAX * APX_QMAX ||
+		       (q < APX_QMIN && (a->cnt_f[q] || a->cnt_v[q]));
+	if (bad) {
+		near_apx_free(a);
+		rk_set_error("the --max-dist filter's index received is not one of these %lld reads", (long long)n);
+		return RK_ERES;
+	}
+	if (!(a->free2 = calloc((size_t)n + 1, 1)) || !(a->weak = malloc(sizeof *a->weak * (size_t)(n + 1)))) goto oom;
+	for (int q = APX_QMIN; q <= APX_QMAX; q++)
+		if (apx_alloc(&a->f[q], 2 * q, a->cnt_f[q]) || apx_alloc(&a->v[q], 2 * (q - 1) + 4, a->cnt_v[q])) goto oom;
+	*out = a;
+	return RK_OK;
+oom:
+	near_apx_free(a);
+	rk_set_error("out of memory for the --max-dist filter of %lld reads", (long long)n);
+	return RK_ERES;
+}
+
+int near_apx_pieces(near_apx_t *a, void **p, int64_t *bytes)
+{
+	int m = 0;
+	for (int q = APX_QMIN; q <= APX_QMAX; q++)
+		for (int fv = 0; fv < 2; fv++) {
+			apx_idx_t *t = fv ? &a->v[q] : &a->f[q];
+			const int64_t cnt = fv ? a->cnt_v[q] : a->cnt_f[q];
+			if (!cnt) continue;
+			p[m] = t->start; bytes[m++] = (int64_t)sizeof *t->start * (((int64_t)1 << t->bits) + 1);
+			p[m] = t->ent; bytes[m++] = (int64_t)sizeof *t->ent * cnt;
+			if (t->key) { p[m] = t->key; bytes[m++] = (int64_t)sizeof *t->key * cnt; }
+		}
+	p[m] = a->free2; bytes[m++] = a->n + 1;
+	p[m] = a->weak; bytes[m++] = (int64_t)sizeof *a->weak * a->n_weak;
+	return m;
+}
+
+/* a table's buckets must run in order over its entries, which name a read and a piece */
+static int apx_bad_table(const apx_idx_t *t, int64_t cnt, int64_t n, int64_t k)
+{
+	const uint64_t nb = (uint64_t)1 << t->bits;
+	if (t->start[0] != 0 || t->start[nb] != (uint64_t)cnt) return 1;
+	for (uint64_t b = 0; b < nb; b++)
+		if (t->start[b] > t->start[b + 1]) return 1;
+	for (int64_t e = 0; e < cnt; e++)
+		if ((int64_t)(t->ent[e] >> 5) >= n || (int64_t)(t->ent[e] & 31) >= k) return 1;
+	return 0;
+}
+
+int near_apx_valid(const near_apx_t *a)
+{
+	for (int q = APX_QMIN; q <= APX_QMAX; q++)
+		if ((a->cnt_f[q] && apx_bad_table(&a->f[q], a->cnt_f[q], a->n, a->k)) ||
+		    (a->cnt_v[q] && apx_bad_table(&a->v[q], a->cnt_v[q], a->n, a->k)))
+			return 0;
+	for (int64_t w = 0; w < a->n_weak; w++)
+		if (a->weak[w] < 0 || a->weak[w] >= a->n || (w && a->weak[w] <= a->weak[w - 1])) return 0;
+	return 1;
+}
+
 typedef struct {
 	const apx_idx_t *t;
 	uint64_t key, b;

@@ -27,6 +27,18 @@ typedef struct near_apx_s near_apx_t;
 rk_status_t near_apx_build(near_apx_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, int k);
 void near_apx_free(near_apx_t *a);
 
+/* The index sent from the process that built it to others over the same reads, its arrays
+ * copied straight into place: near_apx_head gives its sizes (APX_HEAD values), from which
+ * near_apx_from_head allocates an empty one (RK_ERES when out of memory or when h is not of n
+ * reads); near_apx_pieces lists the arrays to fill (at most APX_PIECES), the same on both
+ * sides; near_apx_valid (1) after they are copied: the buckets in order, every entry a read. */
+#define APX_HEAD (5 + 2 * (APX_QMAX + 1))
+#define APX_PIECES (6 * (APX_QMAX + 1) + 2)
+void near_apx_head(const near_apx_t *a, int64_t *h);
+rk_status_t near_apx_from_head(near_apx_t **out, const int64_t *h, int64_t n, const char *const *seq, const int64_t *len);
+int near_apx_pieces(near_apx_t *a, void **p, int64_t *bytes);
+int near_apx_valid(const near_apx_t *a);
+
 /* The candidates j > i of read i, unsorted, into js; mark (n + 1 zeroes) is left zeroed.
  * *hits gets the index entries read. */
 int64_t near_apx_cands(const near_apx_t *a, int64_t i, int64_t *js, int64_t *mark, int64_t *hits);

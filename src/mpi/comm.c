@@ -366,6 +366,11 @@ static int rmpi_bcast_bytes(void *buf, uint64_t n, int root, MPI_Comm comm)
 	return 0;
 }
 
+void rmpi_bcast(const rmpi_t *w, int root, void *buf, size_t n)
+{
+	if (w->mpi && rmpi_bcast_bytes(buf, n, root, w->comm)) rmpi_die(w, "broadcast");
+}
+
 static int rmpi_send_bytes(const void *buf, uint64_t n, int to, MPI_Comm comm)
 {
 	if (MPI_Send(&n, 1, MPI_UINT64_T, to, 7, comm) != MPI_SUCCESS) return -1;

@@ -72,6 +72,8 @@ void rmpi_sum_u32_to(const rmpi_t *w, uint32_t *x, const uint64_t *off);
 void rmpi_allgather(const rmpi_t *w, const void *mine, size_t n, void *all);
 /* Collective: root's *x to every rank. */
 void rmpi_bcast_i64(const rmpi_t *w, int root, int64_t *x);
+/* Collective: root's n bytes of buf to every rank's buf (any size). */
+void rmpi_bcast(const rmpi_t *w, int root, void *buf, size_t n);
 /* Point to point, for pipelines between neighbours (tags keep streams apart). */
 void rmpi_send(const rmpi_t *w, const void *buf, size_t n, int to, int tag);
 void rmpi_recv(const rmpi_t *w, void *buf, size_t n, int from, int tag);
