@@ -123,7 +123,7 @@ static void choose_par(int n, const char *const *seq, const int64_t *len)
 	int plan[2];
 	for (int t = 0; t < 2; t++) {
 		aln_near_t *g = 0;
-		plan[t] = aln_near_choose(&g, n, seq, len, 10, 3.0, t ? 16 : 1, 0, e[t]);
+		plan[t] = aln_near_choose(&g, n, seq, len, 10, 3.0, t ? 16 : 1, 1, 0, e[t]);
 		aln_near_free(g);
 		const double lo = fmin(e[t][1], e[t][2]);
 		CHECK(plan[t] == ALN_NEAR_FULL ? e[t][0] <= lo : plan[t] == ALN_NEAR_EXACT ? e[t][1] <= e[t][0] && e[t][1] <= e[t][2]
@@ -229,7 +229,7 @@ static void *team_member(void *arg)
 	const aln_near_team_t team = { team_sum, t, me->part, TEAM, t->with_bcast ? team_bcast : 0 };
 	aln_near_t *f = 0;
 	team_part = me->part;
-	t->plan[me->part] = aln_near_choose(&f, t->n, t->seq, t->len, t->d, 200.0, 1, &team, t->est[me->part]);
+	t->plan[me->part] = aln_near_choose(&f, t->n, t->seq, t->len, t->d, 200.0, 1, 1, &team, t->est[me->part]);
 	if (f && aln_near_costs(f, 200.0, &team, t->cost[me->part]) != RK_OK) t->cost[me->part][0] = -1;
 	t->cands[me->part] = f ? team_cands(f, t->n) : 0;
 	aln_near_free(f);
@@ -287,11 +287,25 @@ static void team_check(int with_bcast)
 	pthread_mutex_init(&t.mu, 0);
 	double est[3], *cost = calloc((size_t)n, sizeof *cost);
 	aln_near_t *f = 0;
-	const int plan = aln_near_choose(&f, n, t.seq, len, 12, 200.0, 1, 0, est);
+	const int plan = aln_near_choose(&f, n, t.seq, len, 12, 200.0, 1, 1, 0, est);
 	if (f) CHECK(aln_near_costs(f, 200.0, 0, cost) == RK_OK, "costs alone");
 	if (with_bcast) send_check(n, t.seq, len);
 	int64_t *cands = f ? team_cands(f, n) : 0, ncand = 0;
 	for (int64_t rows = 0; cands && rows < n; ncand++) rows += cands[ncand] < 0;
+	if (with_bcast) {
+		/* one process on 4 threads: the plans built side by side, the same choice */
+		double est4[3], *cost4 = calloc((size_t)n, sizeof *cost4);
+		aln_near_t *f4 = 0;
+		const int plan4 = aln_near_choose(&f4, n, t.seq, len, 12, 200.0, 1, 4, 0, est4);
+		CHECK(plan4 == plan && !memcmp(est4, est, sizeof est), "4 threads: plan %d (%g %g %g), 1 thread %d (%g %g %g)", plan4,
+		      est4[0], est4[1], est4[2], plan, est[0], est[1], est[2]);
+		CHECK(f4 && aln_near_costs(f4, 200.0, 0, cost4) == RK_OK && !memcmp(cost4, cost, sizeof *cost * (size_t)n),
+		      "4 threads: row costs differ from 1 thread's");
+		int64_t *c4 = f4 ? team_cands(f4, n) : 0;
+		CHECK(c4 && cands && !memcmp(c4, cands, sizeof *cands * (size_t)ncand), "4 threads: candidates differ from 1 thread's");
+		free(c4); free(cost4);
+		aln_near_free(f4);
+	}
 	aln_near_free(f);
 	pthread_t th[TEAM];
 	member_t m[TEAM];

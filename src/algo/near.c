@@ -251,22 +251,29 @@ static double near_row_ns(const aln_near_t *f, int64_t r, int64_t *js, aln_near_
 static int64_t near_nsamp(int64_t n) { return n < NEAR_SAMPLES ? n : NEAR_SAMPLES; }
 static int64_t near_srow(int64_t n, int64_t ns, int64_t m) { return ns > 1 ? m * (n - 1) / (ns - 1) : 0; }
 
-/* f->samp: the ns of the sample rows spread evenly, this team member every parts-th one, the
- * others' added through the team. RK_ERES when out of memory (on any member: the sums carry
- * the failure, as a NaN, to all). */
-static rk_status_t near_sample(aln_near_t *f, double pair_ns, const aln_near_team_t *team)
+/* f->samp: the ns of the sample rows spread evenly, this team member every parts-th one on
+ * threads threads (each row's figure its own: the same on any number), the others' added
+ * through the team. RK_ERES when out of memory (on any member: the sums carry the failure, as
+ * a NaN, to all). */
+static rk_status_t near_sample(aln_near_t *f, double pair_ns, const aln_near_team_t *team, int threads)
 {
 	const int64_t n = f->n, ns = near_nsamp(n);
 	const int part = team ? team->part : 0, parts = team ? team->parts : 1;
 	if (f->samp_ns > 0 && f->samp_ns == pair_ns) return RK_OK;
 	memset(f->samp, 0, sizeof f->samp);
 	f->samp_ns = 0;
-	int64_t *js = malloc(sizeof *js * (size_t)(n + 1));
-	aln_near_scr_t sc = { 0 };
-	if (js && aln_near_scratch(f, &sc) == RK_OK)
-		for (int64_t m = part; m < ns; m += parts) f->samp[m] = near_row_ns(f, near_srow(n, ns, m), js, &sc, pair_ns);
-	else f->samp[ns] = NAN;
-	free(js); free(sc.mark);
+	int bad = 0;
+#pragma omp parallel num_threads(threads > 1 ? threads : 1) reduction(| : bad)
+	{
+		int64_t *js = malloc(sizeof *js * (size_t)(n + 1));
+		aln_near_scr_t sc = { 0 };
+		if (!js || aln_near_scratch(f, &sc) != RK_OK) bad = 1;
+#pragma omp for schedule(dynamic, 4)
+		for (int64_t m = part; m < ns; m += parts)
+			if (!bad) f->samp[m] = near_row_ns(f, near_srow(n, ns, m), js, &sc, pair_ns);
+		free(js); free(sc.mark);
+	}
+	if (bad) f->samp[ns] = NAN;
 	if (team && team->parts > 1) team->sum(team->ctx, f->samp, ns + 1);
 	if (isnan(f->samp[ns])) return RK_ERES;
 	f->samp_ns = pair_ns;
@@ -282,10 +289,10 @@ static int near_all_ok(const aln_near_team_t *team, int ok)
 }
 
 /* ns of the whole job under f, from its sample rows and its index entries */
-static double near_sampled(aln_near_t *f, double pair_ns, const aln_near_team_t *team)
+static double near_sampled(aln_near_t *f, double pair_ns, const aln_near_team_t *team, int threads)
 {
 	const int64_t n = f->n, ns = near_nsamp(n);
-	if (near_sample(f, pair_ns, team) != RK_OK) return HUGE_VAL;
+	if (near_sample(f, pair_ns, team, threads) != RK_OK) return HUGE_VAL;
 	double t = 0, put = 0;
 	for (int64_t m = 0; m < ns; m++) t += f->samp[m];
 	t *= (double)n / (double)(ns ? ns : 1);
@@ -350,41 +357,49 @@ static int near_tries(int64_t n, int64_t d, double L, double par, int *k, double
 	return nt;
 }
 
-/* the approximate plans one after another (one process, or a team sharing each one's rows) */
-static int near_apx_seq(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d,
-                        double pair_ns, double par, const aln_near_team_t *team, double L, double *best, double *est2)
+/* Try t's index and estimate (x[2t]: 1 where it could not be built; x[2t + 1]: ns, sampled
+ * on threads threads). */
+static void near_try(aln_near_t **f, double *x, int t, int64_t n, const char *const *seq, const int64_t *len, int64_t d,
+                     int k, double pair_ns, double par, int threads)
 {
-	int k[NEAR_TRIES], plan = 0;
-	double bound[NEAR_TRIES];
-	const int nt = near_tries(n, d, L, par, k, bound);
-	for (int t = 0; t < nt; t++) {
-		if (bound[t] >= *best) continue;
-		aln_near_t *f = 0;
-		if (!near_all_ok(team, aln_near_build(&f, n, seq, len, d, k[t]) == RK_OK)) { aln_near_free(f); break; }
-		const double e = near_sampled(f, pair_ns, team) / par;
-		if (e < *est2) *est2 = e;
-		if (e < *best) { *best = e; plan = k[t]; aln_near_free(*out); *out = f; f = 0; }
-		aln_near_free(f);
-	}
-	return plan;
+	if (aln_near_build(f, n, seq, len, d, k) != RK_OK) { x[2 * t] = 1; return; }
+	x[2 * t + 1] = near_sampled(*f, pair_ns, 0, threads) / par;
 }
 
-/* In a team: try t built and sampled by member t % parts alone, all at once; then the same
- * choice as near_apx_seq from the same estimates (a try it would skip, skipped), and the
- * index chosen shared from its builder. */
-static int near_apx_split(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d,
-                          double pair_ns, double par, const aln_near_team_t *team, double L, double *best, double *est2)
+/* The approximate plans. Try t is built and sampled by team member t % parts alone (every
+ * try this process's without a team); a member's tries are built at once on its threads.
+ * The estimates are summed across the team, and each member makes the sequential choice from
+ * them (a try that choice would skip, skipped), so any number of members and threads chooses
+ * the same; the chosen index goes from its builder to the others (near_share). */
+static int near_apx_plans(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d,
+                          double pair_ns, double par, int threads, const aln_near_team_t *team, double L, double *best,
+                          double *est2)
 {
-	int k[NEAR_TRIES], plan = 0, win = -1;
-	double bound[NEAR_TRIES], x[2 * NEAR_TRIES] = { 0 };  /* failed, estimate: by try */
+	const int parts = team && team->parts > 1 ? team->parts : 1, part = parts > 1 ? team->part : 0;
+	int k[NEAR_TRIES], mine[NEAR_TRIES], nm = 0, plan = 0, win = -1;
+	double bound[NEAR_TRIES], x[2 * NEAR_TRIES] = { 0 }, cur = *best;  /* x: failed, estimate, by try */
 	aln_near_t *f[NEAR_TRIES] = { 0 };
 	const int nt = near_tries(n, d, L, par, k, bound);
-	for (int t = 0; t < nt; t++) {
-		if (t % team->parts != team->part || bound[t] >= *best) continue;
-		if (aln_near_build(&f[t], n, seq, len, d, k[t]) != RK_OK) { x[2 * t] = 1; continue; }
-		x[2 * t + 1] = near_sampled(f[t], pair_ns, 0) / par;
+	for (int t = 0; t < nt; t++)
+		if (t % parts == part && bound[t] < *best) mine[nm++] = t;
+	if (parts == 1 && threads <= 1) {
+		/* one after another: a try whose lookups cost more than the best so far is not built
+		 * (in a team the best so far is known only after the sums, below) */
+		for (int u = 0; u < nm && !(u && x[2 * mine[u - 1]]); u++)
+			if (bound[mine[u]] < cur) {
+				near_try(&f[mine[u]], x, mine[u], n, seq, len, d, k[mine[u]], pair_ns, par, 1);
+				if (!x[2 * mine[u]] && x[2 * mine[u] + 1] < cur) cur = x[2 * mine[u] + 1];
+			}
+	} else {
+		/* the builds side by side, then each sampled on every thread */
+		const int nth = threads < nm ? threads : nm;
+#pragma omp parallel for num_threads(nth > 1 ? nth : 1) schedule(static, 1)
+		for (int u = 0; u < nm; u++)
+			if (aln_near_build(&f[mine[u]], n, seq, len, d, k[mine[u]]) != RK_OK) x[2 * mine[u]] = 1;
+		for (int u = 0; u < nm; u++)
+			if (!x[2 * mine[u]]) x[2 * mine[u] + 1] = near_sampled(f[mine[u]], pair_ns, 0, threads) / par;
 	}
-	team->sum(team->ctx, x, 2 * nt);  /* each try's builder's values and zeroes: exact */
+	if (parts > 1) team->sum(team->ctx, x, 2 * nt);  /* each try's builder's values and zeroes: exact */
 	for (int t = 0; t < nt; t++) {
 		if (bound[t] >= *best) continue;
 		if (x[2 * t]) break;
@@ -393,12 +408,13 @@ static int near_apx_split(aln_near_t **out, int64_t n, const char *const *seq, c
 	}
 	for (int t = 0; t < nt; t++)
 		if (t != win) aln_near_free(f[t]);
-	if (plan > 0 && !(*out = near_share(win >= 0 ? f[win] : 0, n, seq, len, d, plan, team, win % team->parts))) plan = 0;
+	if (plan > 0 && parts == 1) *out = f[win];
+	else if (plan > 0 && !(*out = near_share(f[win], n, seq, len, d, plan, team, win % parts))) plan = 0;
 	return plan;
 }
 
 int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
-                    double par, const aln_near_team_t *team, double est[3])
+                    double par, int threads, const aln_near_team_t *team, double est[3])
 {
 	if (!(par >= 1)) par = 1;
 	double L = 0;
@@ -413,13 +429,12 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 	/* a build that failed on one member fails on all: they sample the same plans */
 	if (floor(L / (double)(d + 1)) >= ALN_NEAR_QMIN &&
 	    near_all_ok(team, aln_near_build(&f, n, seq, len, d, ALN_NEAR_EXACT) == RK_OK)) {
-		est[1] = near_sampled(f, pair_ns, team) / par;
+		est[1] = near_sampled(f, pair_ns, team, threads) / par;
 		if (est[1] < best) { best = est[1]; plan = ALN_NEAR_EXACT; *out = f; f = 0; }
 	}
 	aln_near_free(f);
 	aln_near_t *g = 0;
-	const int k = team && team->parts > 1 ? near_apx_split(&g, n, seq, len, d, pair_ns, par, team, L, &best, &est[2])
-	                                      : near_apx_seq(&g, n, seq, len, d, pair_ns, par, team, L, &best, &est[2]);
+	const int k = near_apx_plans(&g, n, seq, len, d, pair_ns, par, threads, team, L, &best, &est[2]);
 	if (k > 0) { aln_near_free(*out); *out = g; plan = k; }
 	rk_clear_error();
 	return plan;
@@ -429,7 +444,7 @@ int aln_near_choose(aln_near_t **out, int64_t n, const char *const *seq, const i
 rk_status_t aln_near_costs(aln_near_t *f, double pair_ns, const aln_near_team_t *team, double *cost)
 {
 	const int64_t n = f->n, ns = near_nsamp(n);
-	if (near_sample(f, pair_ns, team) != RK_OK) { rk_set_error("out of memory"); return RK_ERES; }
+	if (near_sample(f, pair_ns, team, 1) != RK_OK) { rk_set_error("out of memory"); return RK_ERES; }
 	/* sample rows (all of them where there are few), and the rows between interpolated */
 	const double *val = f->samp;
 	for (int64_t r = 0, m = 0; r < n; r++) {

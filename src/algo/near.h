@@ -46,9 +46,10 @@ typedef struct {
  * where there is none). est gets the estimates (ns, one thread) of every pair, exact segments and the
  * best k (HUGE_VAL: not possible). par: 1 where pairs and filter share the same threads (the
  * CPU); where pair_ns is a GPU's whole rate, the host threads the filter runs on, its
- * estimates divided by them. Collective over the team. */
+ * estimates divided by them. threads: the threads this process may build and sample on (the
+ * plans built side by side; the choice the same on any number). Collective over the team. */
 int aln_near_choose(aln_near_t **f, int64_t n, const char *const *seq, const int64_t *len, int64_t d, double pair_ns,
-                    double par, const aln_near_team_t *team, double est[3]);
+                    double par, int threads, const aln_near_team_t *team, double est[3]);
 
 /* Index reads seq[0 .. n) (lengths len) for distance d >= 0 with plan kind (ALN_NEAR_EXACT
  * or k > 0). The arrays must outlive the index; free it with aln_near_free. RK_ERES when

@@ -420,7 +420,7 @@ static rk_status_t pair_near(pair_job_t *j)
 		if ((st = aln_near_build(&j->near, n, j->seqs, j->lens, s->max_dist, plan)) != RK_OK) rk_err("%s", rk_error());
 		if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	} else
-		plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns, par, &team, est);
+		plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns, par, rmpi_threads(w, s->c), &team, est);
 	const double t_plan = rk_realtime();
 	if (!rk_tune.near_plan && w->rank == 0)
 		rk_info("lev --all --max-dist %lld: estimates: every pair %.3g s, exact segments %.3g s, approximate pieces %.3g s: %s (%d)",
