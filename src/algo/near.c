@@ -396,8 +396,13 @@ static int near_apx_plans(aln_near_t **out, int64_t n, const char *const *seq, c
 #pragma omp parallel for num_threads(nth > 1 ? nth : 1) schedule(static, 1)
 		for (int u = 0; u < nm; u++)
 			if (aln_near_build(&f[mine[u]], n, seq, len, d, k[mine[u]]) != RK_OK) x[2 * mine[u]] = 1;
-		for (int u = 0; u < nm; u++)
-			if (!x[2 * mine[u]]) x[2 * mine[u] + 1] = near_sampled(f[mine[u]], pair_ns, 0, threads) / par;
+		/* alone, a try whose lookups cost more than the best sampled before it is not sampled
+		 * (nor chosen: the sequential choice below skips it too) */
+		for (int u = 0; u < nm && !x[2 * mine[u]]; u++)
+			if (parts > 1 || bound[mine[u]] < cur) {
+				x[2 * mine[u] + 1] = near_sampled(f[mine[u]], pair_ns, 0, threads) / par;
+				if (x[2 * mine[u] + 1] < cur) cur = x[2 * mine[u] + 1];
+			}
 	}
 	if (parts > 1) team->sum(team->ctx, x, 2 * nt);  /* each try's builder's values and zeroes: exact */
 	for (int t = 0; t < nt; t++) {
