@@ -41,7 +41,7 @@ typedef struct {
  * costs pair_ns nanoseconds on one thread: ALN_NEAR_FULL (*f = 0), ALN_NEAR_EXACT or k > 0
  * (near_apx.h), with *f its index. Each plan is built and its candidates and index reads
  * counted on sample rows (the same result on every member: no clock). In a team, each member
- * builds and samples one of the approximate plans in turn (the exact one: every member, each
+ * builds and samples its share of the approximate plans, all at once (the exact one: every member, each
  * a share of its rows), and the one chosen is sent to the others with bcast (built by each
  * where there is none). est gets the estimates (ns, one thread) of every pair, exact segments and the
  * best k (HUGE_VAL: not possible). par: 1 where pairs and filter share the same threads (the
