@@ -401,6 +401,44 @@ static void sec_wrap(void)
 	sect_end();
 }
 
+/* The bound follows the alignment's drift (aln_corners): pieces of 500 rows in bands of 64,
+ * B with point edits and an insertion of 300 before A's 40%, so that a cut in proportion is off
+ * the alignment by more than a band from there on. The bound's band (rgpu_dp_band) must stay
+ * about the pair's cost; cut in proportion it was several times that. */
+static void bound_drift(void)
+{
+	const int64_t L = emu ? 6000 : 40000, ins = 300;
+	char *a = malloc((size_t)L + 1), *b = malloc((size_t)(2 * L + 1100 + ins));
+	for (int rep = 0; rep < 3; rep++) {
+		dt_random(a, L, 4, 0);
+		int64_t lb = dt_mutate(a, L, b, 0, rep, 4, 0);
+		const int64_t at = 2 * lb / 5;
+		memmove(b + at + ins, b + at, (size_t)(lb - at));
+		dt_random(b + at, ins, 4, 0);
+		lb += ins;
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.n_threads = 0;
+		int64_t d = 0;
+		lev_pair(&o, a, L, b, lb, &d, 0);
+		tune_reset();
+		rgpu_dp_tune.band = 1;
+		rgpu_dp_tune.band_w = 64;
+		rgpu_dp_tune.probe_rows = 500;
+		int64_t band[2] = { -L, lb };
+		rgpu_stats_t bs;
+		const rk_status_t st = rgpu_dp_band(0, &G0, a, L, b, lb, -1, band, &bs);
+		CHECK(st == RK_OK, "bound of a drifting pair: %s", rk_error());
+		CHECK(band[1] - band[0] <= d + d / 4 + 64, "bound of a drifting pair (%d%% edits, %lld inserted): band [%lld, %lld], cost %lld",
+		      rep, (long long)ins, (long long)band[0], (long long)band[1], (long long)d);
+		compare(0, &(aln_pair_t){ a, b, L, lb }, 1, -1, 1, 1, 0, "bound of a drifting pair", 0);
+		n_checks++;
+	}
+	tune_reset();
+	free(a);
+	free(b);
+}
+
 /* long pairs pruned to bands: forced on small pairs, with narrow first bounds (so that the
  * pruned pass has a loose bound), long and short B, -k around the distance */
 static void sec_bands(void)
@@ -462,6 +500,7 @@ static void sec_bands(void)
 	}
 	tune_reset();
 	for (int i = 0; i < 6; i++) { free((char *)p[i].a); free((char *)p[i].b); }
+	bound_drift();
 	sect_end();
 }
 

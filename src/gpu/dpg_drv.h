@@ -103,7 +103,8 @@ void band_k(dpg_pass_t *p, int64_t k, int64_t la, int64_t lb);
 int band_pays(int64_t k, int64_t la, int64_t lb);
 int band_beats_cut(int64_t k, int64_t la, int64_t lb);
 int64_t to_cost(int mode, int64_t v, int64_t rows, int64_t cols);
-rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact);
+rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, const char *a, int64_t la, const char *b, int64_t lb, int64_t *ub,
+                       int *exact);
 
 /* dpg_value.cu: the value of one long pair; of many at once (done[i]: valued here) */
 rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *b, int64_t lb, int64_t k, int64_t *val);

@@ -431,7 +431,7 @@ static rk_status_t path_start(hpath_t *H, const char *a, const char *b, int64_t 
 	dpg_encode(map, b, LB, 0, H->hc + H->OB);
 	if ((st = codes_up(X, map, a, LA, b, LB, CODES_BOTH, &H->dc, "the symbols of a long pair and their reverse"))) return st;
 	/* the root's bound: -k, or an upper bound from a narrow band (A and B forward at OA = 0, OB = LA) */
-	if (k < 0 && !is_leaf(H->mode, LA, LB) && (st = long_bound(X, (const uint8_t *)H->dc.p, H->nc, LA, LB, &k, &exact))) return st;
+	if (k < 0 && !is_leaf(H->mode, LA, LB) && (st = long_bound(X, (const uint8_t *)H->dc.p, H->nc, a, LA, b, LB, &k, &exact))) return st;
 	{
 		hitem_t root = { 0, LA, 0, LB, k, exact, -1 };
 		if ((st = items_push(&H->it, &H->nit, &H->mit, root))) return st;

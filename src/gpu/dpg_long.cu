@@ -7,6 +7,9 @@
  * virtual upper bounds, so the cost and every optimal path inside are exact. Which passes run
  * is left to the strategies (dpg_value.cu, dpg_hirsch.cu, dpg_slab.cu). */
 #include "gpu/dpg_drv.h"
+extern "C" {
+#include "algo/corners.h"
+}
 
 typedef struct { int mode; const dpg_long_t *p; } long_arg_t;
 static cudaError_t long_fn(const void *a, cudaStream_t st)
@@ -319,15 +322,18 @@ int64_t to_cost(int mode, int64_t v, int64_t rows, int64_t cols)
 
 /* An upper bound of the cost of the pair on the device codes (A at 0, B at la), or -1 when a
  * bound would not pay (pairs under 2^32 cells): the sum of the costs of K diagonal pieces,
- * piece q being A[q la / K, (q + 1) la / K) against B[q lb / K, (q + 1) lb / K), each in a band
- * of half-width band_w about its corner diagonals. The pieces' alignments, end to end, align
+ * piece q being A[q la / K, (q + 1) la / K) against B[bq[q], bq[q + 1]), each in a band of
+ * half-width band_w about its corner diagonals, B's cuts following the alignment's drift
+ * (aln_corners: a and b are the host's copies). The pieces' alignments, end to end, align
  * the pair, so the sum bounds its cost. They run at once, so the pass is about a piece's rows of
  * wavefront steps; one band over the whole pair took la steps (0.3 s for 10 Mb), so it only ran
  * when a prefix looked similar, and an unrelated pair got no band at all. Yet random DNA
  * pairs cost about half their length, and the band of that cost is under half of the matrix:
  * 30 kb random, band 128 either side, on the CPU: 4 pieces 0.5196 n, one band 0.5185 n,
- * the true cost 0.5171 n. *exact: one piece whose band covered the matrix. */
-rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t *ub, int *exact)
+ * the true cost 0.5171 n. Cut in proportion instead, a 100 Mb pair 1% apart (drift up to ~800
+ * columns) got a bound of ~25% of the matrix. *exact: one piece whose band covered the matrix. */
+rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, const char *a, int64_t la, const char *b, int64_t lb, int64_t *ub,
+                       int *exact)
 {
 	*ub = -1;
 	*exact = 0;
@@ -336,11 +342,13 @@ rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t
 	const int64_t K = imax(1, la / P);
 	dpg_pass_t *ps = (dpg_pass_t *)calloc((size_t)K, sizeof *ps);
 	pres_t *res = (pres_t *)calloc((size_t)K, sizeof *res);
+	int64_t *bq = (int64_t *)malloc(sizeof(int64_t) * (size_t)(K + 1));
 	int64_t np = 0, sum = 0;
 	rk_status_t st = RK_OK;
-	if (!ps || !res) { st = RK_ERES; rk_set_error("out of memory for %lld pieces", (long long)K); goto done; }
+	if (!ps || !res || !bq) { st = RK_ERES; rk_set_error("out of memory for %lld pieces", (long long)K); goto done; }
+	aln_corners(a, la, b, lb, K, bq);
 	for (int64_t q = 0; q < K; q++) {
-		const int64_t a0 = q * la / K, a1 = (q + 1) * la / K, b0 = q * lb / K, b1 = (q + 1) * lb / K;
+		const int64_t a0 = q * la / K, a1 = (q + 1) * la / K, b0 = bq[q], b1 = bq[q + 1];
 		if (a1 == a0 || b1 == b0) { sum += (a1 - a0) + (b1 - b0); continue; }   /* all gaps, either mode */
 		dpg_pass_t *p = &ps[np++];
 		const int64_t d = (b1 - b0) - (a1 - a0);
@@ -358,5 +366,6 @@ rk_status_t long_bound(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t
 done:
 	free(ps);
 	free(res);
+	free(bq);
 	return st;
 }

@@ -5,13 +5,14 @@
 #include "gpu/dpg_drv.h"
 
 /* the band of a long pair whose codes are at dc (A at 0, B at la): rgpu_dp_band's */
-static rk_status_t band_of(dctx_t *X, const uint8_t *dc, int nc, int64_t la, int64_t lb, int64_t k, int64_t band[2], int64_t *ub)
+static rk_status_t band_of(dctx_t *X, const uint8_t *dc, int nc, const char *a, int64_t la, const char *b, int64_t lb, int64_t k,
+                           int64_t band[2], int64_t *ub)
 {
 	int exact = 0;
 	band[0] = -la;
 	band[1] = lb;
 	*ub = -1;
-	rk_status_t st = long_bound(X, dc, nc, la, lb, ub, &exact);
+	rk_status_t st = long_bound(X, dc, nc, a, la, b, lb, ub, &exact);
 	if (st) return st;
 	/* -k under |la - lb| has no path at all: the pair's cost (above k) comes from the bound's band */
 	const int64_t kb = k >= imax(la - lb, lb - la) && (*ub < 0 || k < *ub) ? k : *ub;
@@ -129,7 +130,7 @@ extern "C" rk_status_t rgpu_dp_band(int mode, const rgpu_opt_t *g, const char *a
 	rk_status_t st;
 	if ((st = ctx_init(&X, mode, g, sp)) || (st = codes_up(&X, map, a, la, b, lb, CODES_FWD, &dc, "the symbols of a long pair")))
 		goto done;
-	st = band_of(&X, (const uint8_t *)dc.p, nc, la, lb, k, band, &ub);
+	st = band_of(&X, (const uint8_t *)dc.p, nc, a, la, b, lb, k, band, &ub);
 done:
 	dfree(&X, &dc);
 	sp->dev_bytes = X.peak;
@@ -202,7 +203,7 @@ extern "C" rk_status_t rgpu_dp_half(int mode, const rgpu_opt_t *g, const char *a
 	    (st = codes_up(&X, map, a, la, b, lb, rev ? CODES_BOTH : CODES_FWD, &dc, "the symbols of a long pair")))
 		goto done;
 	t_enc = rk_realtime() - t0;
-	if ((st = band_of(&X, (const uint8_t *)dc.p, nc, la, lb, k, band, &ub))) goto done;
+	if ((st = band_of(&X, (const uint8_t *)dc.p, nc, a, la, b, lb, k, band, &ub))) goto done;
 	t_band = rk_realtime() - t0;
 	if (g->ready) g->ready(g->ready_arg);
 	/* the reverse half's row i' = la - 1 - i and column j' = lb - 1 - j (rB's first lb - c are B's

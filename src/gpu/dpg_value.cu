@@ -89,7 +89,7 @@ rk_status_t long_value(dctx_t *X, const char *a, int64_t la, const char *b, int6
 	    (st = codes_up(X, map, a, la, b, lb, meet ? CODES_BOTH : CODES_FWD, &dc, "the symbols of a long pair")))
 		goto done;
 	/* with -k the bound is given; otherwise a first, narrow band may give one */
-	if (k < 0 && (st = long_bound(X, (const uint8_t *)dc.p, nc, la, lb, &ub, &exact))) goto done;
+	if (k < 0 && (st = long_bound(X, (const uint8_t *)dc.p, nc, a, la, b, lb, &ub, &exact))) goto done;
 	if (exact) {
 		cost = ub;
 	} else {

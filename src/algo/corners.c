@@ -1,0 +1,52 @@
+/* B's cut points for the diagonal pieces of a long pair (corners.h) */
+#include <string.h>
+#include "algo/corners.h"
+
+#define GAP_AFTER 64   /* cuts in a row without a match: from then on look at every 64th */
+
+/* the j in [c - w, c + w] nearest to c (the left one first on a tie) with B[j, j + n) = s[0, n),
+ * or -1 */
+static int64_t nearest(const char *b, int64_t lb, const char *s, int64_t n, int64_t c, int64_t w)
+{
+	for (int64_t o = 0; o <= w; o++)
+		for (int side = 0; side < 2; side++) {
+			if (o == 0 && side) continue;
+			const int64_t j = side ? c + o : c - o;
+			if (j >= 0 && j + n <= lb && b[j] == s[0] && !memcmp(b + j, s, (size_t)n)) return j;
+		}
+	return -1;
+}
+
+void aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq)
+{
+	const int64_t n = ALN_CORNER_LEN, step = 32;
+	int64_t drift = 0, miss = 0;
+	bq[0] = 0;
+	for (int64_t q = 1; q < K; q++) {
+		const int64_t aq = q * la / K, base = q * lb / K;
+		int64_t at = 0;
+		int found = 0;
+		/* an unrelated pair (or stretch) finds nothing: after GAP_AFTER misses, look rarely */
+		if (miss < GAP_AFTER || q % GAP_AFTER == 0)
+			for (int64_t t = 0; t < ALN_CORNER_TRIES && !found; t++) {
+				const int64_t ap = aq + t * step;
+				if (ap + n > la) break;
+				const int64_t j = nearest(b, lb, a + ap, n, base + drift + t * step, ALN_CORNER_WIN);
+				if (j >= 0) {
+					at = j - t * step;
+					found = 1;
+				}
+			}
+		if (found) {
+			drift = at - base;
+			miss = 0;
+		} else {
+			miss++;
+		}
+		int64_t v = base + drift;
+		if (v < bq[q - 1]) v = bq[q - 1];
+		if (v > lb) v = lb;
+		bq[q] = v;
+	}
+	bq[K] = lb;
+}

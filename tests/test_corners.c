@@ -1,0 +1,121 @@
+/* aln_corners (src/algo/corners.h): B's cut points follow the alignment's drift. Pairs are
+ * made from A by edits whose place in B is known (pos[i]: where A[i] went), so every cut can
+ * be checked against the true alignment; and the bound the cuts give (the sum of the pieces'
+ * distances) against the pair's distance, with the proportional cuts as the control. */
+#include "testutil.h"
+#include "algo/corners.h"
+#include "algo/lev.h"
+
+/* B from A: per mille edits (a third each substitutions, insertions, deletions), and an
+ * insertion of ins random bytes before A[at] (ins 0: none); pos[i] = B's index of A[i]'s
+ * place. Returns lb. */
+static int64_t mutate(const char *a, int64_t la, char *b, int64_t *pos, int permil, int64_t at, int64_t ins)
+{
+	int64_t m = 0;
+	for (int64_t i = 0; i <= la; i++) {
+		if (i == at)
+			for (int64_t q = 0; q < ins; q++) b[m++] = "ACGT"[tu_range(0, 3)];
+		pos[i] = m;
+		if (i == la) break;
+		const long r = tu_range(0, 999);
+		if (r >= permil) { b[m++] = a[i]; continue; }
+		switch (r % 3) {
+		case 0: b[m++] = "ACGT"[(strchr("ACGT", a[i]) - "ACGT" + tu_range(1, 3)) & 3]; break;
+		case 1: b[m++] = "ACGT"[tu_range(0, 3)]; b[m++] = a[i]; pos[i] = m - 1; break;
+		default: break;
+		}
+	}
+	return m;
+}
+
+static void check_shape(const char *what, int64_t la, int64_t lb, int64_t K, const int64_t *bq)
+{
+	int ok = bq[0] == 0 && bq[K] == lb;
+	for (int64_t q = 1; q <= K; q++) ok &= bq[q] >= bq[q - 1] && bq[q] <= lb;
+	CHECK(ok, "%s: la %lld lb %lld K %lld: cuts not 0 .. lb nondecreasing", what, (long long)la, (long long)lb, (long long)K);
+}
+
+/* the sum of the pieces' distances: the bound the cuts give (unbanded pieces) */
+static int64_t pieces_cost(const char *a, int64_t la, const char *b, int64_t K, const int64_t *bq)
+{
+	lev_opt_t o;
+	lev_opt_init(&o);
+	o.n_threads = 1;
+	int64_t sum = 0;
+	for (int64_t q = 0; q < K; q++) {
+		const int64_t a0 = q * la / K, a1 = (q + 1) * la / K;
+		int64_t d = 0;
+		CHECK(lev_pair(&o, a + a0, a1 - a0, b + bq[q], bq[q + 1] - bq[q], &d, 0) == RK_OK, "lev_pair");
+		sum += d;
+	}
+	return sum;
+}
+
+static void drifting(int it)
+{
+	const int64_t la = tu_range(20000, 120000), K = tu_range(2, 40), at = tu_range(0, la);
+	const int permil = (int)tu_range(0, 30);
+	const int64_t ins = it % 3 == 0 ? tu_range(100, ALN_CORNER_WIN - 64) : 0;
+	char *a = malloc((size_t)la + 1), *b = malloc((size_t)(2 * la + ins + 1));
+	int64_t *pos = malloc(sizeof(int64_t) * (size_t)(la + 1)), *bq = malloc(sizeof(int64_t) * (size_t)(K + 1));
+	for (int64_t i = 0; i < la; i++) a[i] = "ACGT"[tu_range(0, 3)];
+	const int64_t lb = mutate(a, la, b, pos, permil, at, ins);
+	aln_corners(a, la, b, lb, K, bq);
+	check_shape("drifting", la, lb, K, bq);
+	/* a cut lands on the true place, or within a few columns of it (an edit inside the
+	 * substring found, or an insertion right at the cut: either place is on an alignment) */
+	int64_t off = 0, far = 0;
+	for (int64_t q = 1; q < K; q++) {
+		const int64_t e = bq[q] - pos[q * la / K];
+		if (e > 8 || e < -8) far++;
+		off = e > off ? e : -e > off ? -e : off;
+	}
+	/* at 3% the 8 substrings of a cut all miss about once in 2e4 cuts: allow one */
+	CHECK(far <= 1, "set %d: la %lld K %lld %d per mille, %lld inserted at %lld: %lld cuts off the alignment (worst %lld)", it,
+	      (long long)la, (long long)K, permil, (long long)ins, (long long)at, (long long)far, (long long)off);
+	/* the bound: the cuts' pieces cost about the pair's distance; cut in proportion, the
+	 * insertion (or drift) costs each piece after it */
+	if (it % 4 == 0) {
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.n_threads = 0;
+		int64_t d = 0;
+		CHECK(lev_pair(&o, a, la, b, lb, &d, 0) == RK_OK, "lev_pair");
+		const int64_t got = pieces_cost(a, la, b, K, bq);
+		CHECK(got >= d && got <= d + d / 10 + 2 * K, "set %d: the pieces cost %lld, the pair %lld (K %lld)", it, (long long)got,
+		      (long long)d, (long long)K);
+		if (ins >= 200 && at > la / K && at < la - la / K) {
+			for (int64_t q = 0; q <= K; q++) bq[q] = q * lb / K;
+			const int64_t prop = pieces_cost(a, la, b, K, bq);
+			CHECK(prop > got, "set %d: proportional cuts cost %lld, the drift's %lld: the control did not see the insertion", it,
+			      (long long)prop, (long long)got);
+		}
+	}
+	free(a); free(b); free(pos); free(bq);
+}
+
+/* unrelated pairs, runs of one symbol (every offset matches), short and empty sequences,
+ * more cuts than bytes: the shape holds */
+static void edges(int it)
+{
+	const int64_t la = tu_range(0, it % 5 == 0 ? 40 : 30000), lb = tu_range(0, it % 7 == 0 ? 40 : 30000), K = tu_range(1, 300);
+	char *a = malloc((size_t)la + 1), *b = malloc((size_t)lb + 1);
+	const int alpha = it % 3 == 0 ? 1 : 4;
+	for (int64_t i = 0; i < la; i++) a[i] = "ACGT"[tu_range(0, alpha - 1)];
+	for (int64_t i = 0; i < lb; i++) b[i] = "ACGT"[tu_range(0, alpha - 1)];
+	int64_t *bq = malloc(sizeof(int64_t) * (size_t)(K + 1));
+	aln_corners(a, la, b, lb, K, bq);
+	check_shape("edges", la, lb, K, bq);
+	free(a); free(b); free(bq);
+}
+
+int main(int argc, char **argv)
+{
+	const int n = argc > 1 ? atoi(argv[1]) : 60;
+	if (argc > 2) tu_state = strtoull(argv[2], 0, 10) | 1;
+	for (int it = 0; it < n; it++) drifting(it);
+	for (int it = 0; it < 10 * n; it++) edges(it);
+	if (tu_fail) { fprintf(stderr, "test_corners: %d failed\n", tu_fail); return 1; }
+	fprintf(stderr, "test_corners: passed\n");
+	return 0;
+}
