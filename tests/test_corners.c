@@ -5,6 +5,7 @@
 #include "testutil.h"
 #include "algo/corners.h"
 #include "algo/lev.h"
+#include "algo/aln_dp.h"
 
 /* B from A: per mille edits (a third each substitutions, insertions, deletions), and an
  * insertion of ins random bytes before A[at] (ins 0: none); pos[i] = B's index of A[i]'s
@@ -53,9 +54,10 @@ static int64_t pieces_cost(const char *a, int64_t la, const char *b, int64_t K, 
 
 static void drifting(int it)
 {
-	const int64_t la = tu_range(20000, 120000), K = tu_range(2, 40), at = tu_range(0, la);
+	const int64_t la = tu_range(it % 6 == 3 ? 60000 : 20000, 120000), K = tu_range(2, 40), at = tu_range(0, la);
 	const int permil = (int)tu_range(0, 30);
-	const int64_t ins = it % 3 == 0 ? tu_range(100, ALN_CORNER_WIN - 64) : 0;
+	/* insertions within the window, and (it % 6 == 3) longer ones that the wide look finds */
+	const int64_t ins = it % 6 == 0 ? tu_range(100, ALN_CORNER_WIN - 64) : it % 6 == 3 ? tu_range(600, ALN_CORNER_WIDE - 2000) : 0;
 	char *a = malloc((size_t)la + 1), *b = malloc((size_t)(2 * la + ins + 1));
 	int64_t *pos = malloc(sizeof(int64_t) * (size_t)(la + 1)), *bq = malloc(sizeof(int64_t) * (size_t)(K + 1));
 	for (int64_t i = 0; i < la; i++) a[i] = "ACGT"[tu_range(0, 3)];
@@ -75,7 +77,7 @@ static void drifting(int it)
 	      (long long)la, (long long)K, permil, (long long)ins, (long long)at, (long long)far, (long long)off);
 	/* the bound: the cuts' pieces cost about the pair's distance; cut in proportion, the
 	 * insertion (or drift) costs each piece after it */
-	if (it % 4 == 0) {
+	if (it % 2 == 0 || ins) {
 		lev_opt_t o;
 		lev_opt_init(&o);
 		o.n_threads = 0;
@@ -84,6 +86,23 @@ static void drifting(int it)
 		const int64_t got = pieces_cost(a, la, b, K, bq);
 		CHECK(got >= d && got <= d + d / 10 + 2 * K, "set %d: the pieces cost %lld, the pair %lld (K %lld)", it, (long long)got,
 		      (long long)d, (long long)K);
+		/* the CPU's bound (aln_bound: pieces of 16384 rows, bands of 256, these cuts) is
+		 * about the pair's cost too; one band of 256 about the whole pair's line lost the
+		 * alignment past an insertion longer than that */
+		const int simd = aln_simd_level(-1);
+		aln_prep_t pr;
+		CHECK(aln_prep_init(&pr, a, la, 0, b, lb, 0, simd) == RK_OK, "prep");
+		int64_t ub = -1, whole = -1;
+		CHECK(aln_bound(&aln_lev, &pr, a, b, simd, 1 + it % 3, &ub) == RK_OK, "aln_bound");
+		aln_sweep_opt_t so = { .K = &aln_lev, .simd = simd, .n_threads = 1, .k = -1, .w = 256, .la_end = la, .lb_end = lb };
+		CHECK(aln_sweep(&pr, &so, 0, &whole) == RK_OK, "sweep");
+		aln_prep_free(&pr);
+		/* a piece widens its band by its own |d| up to 4096: an insertion longer than that costs it */
+		CHECK(ub >= d && (ins > 3800 || ub <= d + d / 10 + 64), "set %d: aln_bound %lld, the pair %lld (la %lld)", it, (long long)ub, (long long)d,
+		      (long long)la);
+		if (ins >= 1200 && ins <= 3800 && la >= 2 * 16384 && at > la / 4 && at < la / 2)
+			CHECK(whole > ub, "set %d: one band %lld, aln_bound %lld: the control did not see the insertion", it, (long long)whole,
+			      (long long)ub);
 		if (ins >= 200 && at > la / K && at < la - la / K) {
 			for (int64_t q = 0; q <= K; q++) bq[q] = q * lb / K;
 			const int64_t prop = pieces_cost(a, la, b, K, bq);

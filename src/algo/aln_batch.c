@@ -64,7 +64,7 @@ static rk_status_t one_pair(const batch_t *B, int64_t i)
 	aln_prep_t pr;
 	rk_status_t st = aln_prep_init(&pr, q->a, q->la, 0, q->b, q->lb, 0, B->simd);
 	if (st) return st;
-	st = aln_cost(B->K, &pr, B->k, B->simd, 1, &B->cost[i]);
+	st = aln_cost(B->K, &pr, q->a, q->b, B->k, B->simd, 1, &B->cost[i]);
 	aln_prep_free(&pr);
 	return st;
 }

@@ -373,10 +373,8 @@ rk_status_t aln_hirsch(const aln_kind_t *K, const char *a, int64_t la, const cha
 		h.Gr = &Gr;
 		if (k < 0) {
 			/* an upper bound prunes the first split; dissimilar pairs gain nothing from it */
-			aln_sweep_opt_t o = { .K = K, .simd = simd, .n_threads = n_threads, .k = -1, .w = 256,
-			                      .la_end = la, .lb_end = lb };
 			int64_t ub;
-			st = aln_sweep(&G, &o, 0, &ub);
+			st = aln_bound(K, &G, a, b, simd, n_threads, &ub);
 			if (!st && (double)ub * (double)i64min(la, lb) < 0.5 * (double)la * (double)lb) k = ub;
 		}
 	}

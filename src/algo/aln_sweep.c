@@ -357,7 +357,8 @@ oom:
 
 /* Full sweeps for small or dissimilar pairs; otherwise a cheap upper bound from a band about
  * the straight line, then the sweep pruned by that bound (exact: the bound is >= the cost). */
-rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, int64_t k, int simd, int n_threads, int64_t *cost)
+rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, const char *a, const char *b, int64_t k, int simd, int n_threads,
+                     int64_t *cost)
 {
 	aln_sweep_opt_t o = { .K = K, .simd = simd, .n_threads = n_threads, .k = k, .w = 0,
 	                      .la_end = p->la, .lb_end = p->lb };
@@ -368,10 +369,8 @@ rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, int64_t k, int si
 	const int64_t R = simd >= 3 ? 16 : 8;
 	if (p->nw <= R || (double)p->la * (double)p->lb < 4e6) return aln_sweep(p, &o, 0, cost);
 	int64_t ub;
-	o.w = 256;
-	rk_status_t st = aln_sweep(p, &o, 0, &ub);
+	rk_status_t st = aln_bound(K, p, a, b, simd, n_threads, &ub);
 	if (st) return st;
-	o.w = 0;
 	/* pruning pays while the static band of the bound is well under the matrix */
 	if ((double)ub * (double)i64min(p->la, p->lb) < 0.5 * (double)p->la * (double)p->lb) o.k = ub;
 	return aln_sweep(p, &o, 0, cost);

@@ -20,33 +20,41 @@ static int64_t nearest(const char *b, int64_t lb, const char *s, int64_t n, int6
 void aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq)
 {
 	const int64_t n = ALN_CORNER_LEN, step = 32;
-	int64_t drift = 0, miss = 0;
+	int64_t la0 = 0, lb0 = 0, miss = 0;   /* the last cut found (A, B) */
 	bq[0] = 0;
 	for (int64_t q = 1; q < K; q++) {
-		const int64_t aq = q * la / K, base = q * lb / K;
+		const int64_t aq = q * la / K;
+		/* look where a diagonal from the last cut found goes (homologous stretches align
+		 * diagonally: an indel moves it, an overall length ratio does not) */
+		const int64_t c = lb0 + (aq - la0);
 		int64_t at = 0;
 		int found = 0;
 		/* an unrelated pair (or stretch) finds nothing: after GAP_AFTER misses, look rarely */
 		if (miss < GAP_AFTER || q % GAP_AFTER == 0)
-			for (int64_t t = 0; t < ALN_CORNER_TRIES && !found; t++) {
-				const int64_t ap = aq + t * step;
-				if (ap + n > la) break;
-				const int64_t j = nearest(b, lb, a + ap, n, base + drift + t * step, ALN_CORNER_WIN);
-				if (j >= 0) {
-					at = j - t * step;
-					found = 1;
+			for (int wide = 0; wide < (miss < 3 || q % GAP_AFTER == 0 ? 2 : 1) && !found; wide++)   /* then wider: a long indel moved the drift */
+				for (int64_t t = 0; t < ALN_CORNER_TRIES && !found; t++) {
+					const int64_t ap = aq + t * step;
+					if (ap + n > la) break;
+					const int64_t j = nearest(b, lb, a + ap, n, c + t * step, wide ? ALN_CORNER_WIDE : ALN_CORNER_WIN);
+					if (j >= 0) {
+						at = j - t * step;
+						found = 1;
+					}
 				}
-			}
+		int64_t v;
 		if (found) {
-			drift = at - base;
+			v = at;
 			miss = 0;
 		} else {
+			/* none: in proportion from the last cut found to the end (an unrelated pair: the
+			 * proportional cuts) */
+			v = lb0 + (int64_t)((double)(aq - la0) * (double)(lb - lb0) / (double)(la - la0));
 			miss++;
 		}
-		int64_t v = base + drift;
 		if (v < bq[q - 1]) v = bq[q - 1];
 		if (v > lb) v = lb;
 		bq[q] = v;
+		if (found) { la0 = aq; lb0 = v; }
 	}
 	bq[K] = lb;
 }

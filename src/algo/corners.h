@@ -12,13 +12,18 @@
 #include <stdint.h>
 
 /* A is cut at q la / K (q = 0 .. K); writes B's cut points bq[0 .. K]: bq[0] = 0, bq[K] = lb,
- * nondecreasing. Cut q is the proportional q lb / K moved by the drift last found: at each cut
- * up to ALN_CORNER_TRIES substrings of ALN_CORNER_LEN bytes of A (from q la / K on) are looked
- * up in B within ALN_CORNER_WIN bytes either side of where the drift puts them, nearest first.
+ * nondecreasing. At each cut up to ALN_CORNER_TRIES substrings of ALN_CORNER_LEN bytes of A (from
+ * q la / K on) are looked up in B within ALN_CORNER_WIN bytes either side of where the diagonal
+ * from the last cut found puts them, nearest first;
+ * without a match, within ALN_CORNER_WIDE (an indel longer than the window has moved the
+ * drift), at the first three cuts in a row without one and at every 64th. An unrelated pair
+ * finds none: after 64 cuts in a row without one, only every 64th cut looks at all. A cut without a
+ * match goes in proportion from the last one found to (la, lb): no match at all, q lb / K.
  * Deterministic (one thread, bytes compared as they are). K >= 1; la, lb >= 0. */
 #define ALN_CORNER_LEN 20
 #define ALN_CORNER_TRIES 8
 #define ALN_CORNER_WIN 512
+#define ALN_CORNER_WIDE 16384
 void aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq);
 
 #endif

@@ -30,7 +30,7 @@ rk_status_t lcs_pair(const lcs_opt_t *o, const char *a, int64_t la, const char *
 		aln_prep_t p;
 		st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 		if (st) return st;
-		st = aln_cost(&aln_lcs, &p, -1, simd, T, &cost);
+		st = aln_cost(&aln_lcs, &p, a, b, -1, simd, T, &cost);
 		aln_prep_free(&p);
 	}
 	if (!st) *len = (la + lb - cost) / 2;

@@ -36,7 +36,7 @@ rk_status_t lev_pair(const lev_opt_t *o, const char *a, int64_t la, const char *
 	aln_prep_t p;
 	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 	if (st) return st;
-	st = aln_cost(&aln_lev, &p, o->k, simd, T, dist);
+	st = aln_cost(&aln_lev, &p, a, b, o->k, simd, T, dist);
 	aln_prep_free(&p);
 	return st;
 }

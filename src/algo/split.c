@@ -219,8 +219,7 @@ rk_status_t split_bound(int kind, const char *a, int64_t la, const char *b, int6
 	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 	if (st) return st;
 	/* the static band of aln_cost and aln_hirsch */
-	aln_sweep_opt_t o = { .K = split_K(kind), .simd = simd, .n_threads = n_threads, .k = -1, .w = 256, .la_end = la, .lb_end = lb };
-	st = aln_sweep(&p, &o, 0, ub);
+	st = aln_bound(split_K(kind), &p, a, b, simd, n_threads, ub);
 	if (!st && keep) *keep = p;
 	else aln_prep_free(&p);
 	if (!st && (double)*ub * (double)(la < lb ? la : lb) < 0.5 * (double)la * (double)lb) *bound = *ub;
@@ -241,11 +240,11 @@ rk_status_t split_solo(int kind, const char *a, int64_t la, const char *b, int64
 		*cost = bound >= 0 && la + lb > bound ? -1 : la + lb;
 		return RK_OK;
 	}
-	if (pre && pre->bc) return aln_cost(split_K(kind), pre, bound, simd, n_threads, cost);
+	if (pre && pre->bc) return aln_cost(split_K(kind), pre, a, b, bound, simd, n_threads, cost);
 	aln_prep_t p;
 	rk_status_t st = aln_prep_init(&p, a, la, 0, b, lb, 0, simd);
 	if (st) return st;
-	st = aln_cost(split_K(kind), &p, bound, simd, n_threads, cost);
+	st = aln_cost(split_K(kind), &p, a, b, bound, simd, n_threads, cost);
 	aln_prep_free(&p);
 	return st;
 }
