@@ -71,8 +71,9 @@ rk_status_t aln_cost(const aln_kind_t *K, const aln_prep_t *p, const char *a, co
                      int64_t *cost);
 /* An upper bound of the cost of the pair prepared in g (forward, from a and b) into *ub: the
  * sum of the costs of pieces of 16384 rows of A, each in a static band of half-width 256 +
- * min(|d|, 4096) about its own straight line (d: its columns less its rows), B's cuts following the drift (corners.h); one piece when A has
- * under 2 pieces' rows (aln_bound.c). Pieces on n_threads threads. */
+ * min(|d|, 4096) about its own straight line (d: its columns less its rows; no |d| when no cut
+ * found A in B), B's cuts following the drift (corners.h); one piece when A has under 2
+ * pieces' rows (aln_bound.c). Pieces on n_threads threads. */
 rk_status_t aln_bound(const aln_kind_t *K, const aln_prep_t *g, const char *a, const char *b, int simd, int n_threads, int64_t *ub);
 
 /* Canonical path of a[0, la) x b[0, lb), appended to path; *got = its cost. bound >= 0:

@@ -5,22 +5,27 @@
 #define GAP_AFTER 64   /* cuts in a row without a match: from then on look at every 64th */
 
 /* the j in [c - w, c + w] nearest to c (the left one first on a tie) with B[j, j + n) = s[0, n),
- * or -1 */
+ * or -1. n >= 8: the first 8 bytes compared as one word (an unrelated pair looks at ~33k places
+ * a cut: a byte's compare and memcmp call each were 5% of a 25 kb pair's time) */
 static int64_t nearest(const char *b, int64_t lb, const char *s, int64_t n, int64_t c, int64_t w)
 {
+	uint64_t s8, x;
+	memcpy(&s8, s, 8);
 	for (int64_t o = 0; o <= w; o++)
 		for (int side = 0; side < 2; side++) {
 			if (o == 0 && side) continue;
 			const int64_t j = side ? c + o : c - o;
-			if (j >= 0 && j + n <= lb && b[j] == s[0] && !memcmp(b + j, s, (size_t)n)) return j;
+			if (j < 0 || j + n > lb) continue;
+			memcpy(&x, b + j, 8);
+			if (x == s8 && !memcmp(b + j + 8, s + 8, (size_t)(n - 8))) return j;
 		}
 	return -1;
 }
 
-void aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq)
+int64_t aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq)
 {
 	const int64_t n = ALN_CORNER_LEN, step = 32;
-	int64_t la0 = 0, lb0 = 0, miss = 0;   /* the last cut found (A, B) */
+	int64_t la0 = 0, lb0 = 0, miss = 0, hits = 0;   /* the last cut found (A, B); cuts a match placed */
 	bq[0] = 0;
 	for (int64_t q = 1; q < K; q++) {
 		const int64_t aq = q * la / K;
@@ -54,7 +59,8 @@ void aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K
 		if (v < bq[q - 1]) v = bq[q - 1];
 		if (v > lb) v = lb;
 		bq[q] = v;
-		if (found) { la0 = aq; lb0 = v; }
+		if (found) { la0 = aq; lb0 = v; hits++; }
 	}
 	bq[K] = lb;
+	return hits;
 }

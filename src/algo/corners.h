@@ -19,11 +19,12 @@
  * drift), at the first three cuts in a row without one and at every 64th. An unrelated pair
  * finds none: after 64 cuts in a row without one, only every 64th cut looks at all. A cut without a
  * match goes in proportion from the last one found to (la, lb): no match at all, q lb / K.
- * Deterministic (one thread, bytes compared as they are). K >= 1; la, lb >= 0. */
+ * Deterministic (one thread, bytes compared as they are). K >= 1; la, lb >= 0. Returns how
+ * many of the K - 1 inner cuts a match placed (0: nothing of A was found, an unrelated pair). */
 #define ALN_CORNER_LEN 20
 #define ALN_CORNER_TRIES 8
 #define ALN_CORNER_WIN 512
 #define ALN_CORNER_WIDE 16384
-void aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq);
+int64_t aln_corners(const char *a, int64_t la, const char *b, int64_t lb, int64_t K, int64_t *bq);
 
 #endif
