@@ -86,7 +86,8 @@ done
 # GPU ranks under the model's plan (RKTLCS_SPLIT_PLAN unset): ranks 0 and 1 meet on a column;
 # with the path on four ranks or more, its two pieces go to ranks 0 and 2, 1 and 3, each split
 # on a column again (split_pairs.c; RKTLCS_SPLIT_CELLS low: the pieces are split too), where
-# ranks 0 to 3 have a GPU each; with fewer GPUs ranks 0 and 1 keep the pieces.
+# ranks 0 to 3 have a GPU each; with fewer GPUs ranks 0 and 1 keep the pieces; on one GPU
+# ranks 0 and 1 would share it, and each pair is one rank's (rmpi_split_shared).
 if [ "$backend" = gpu ]; then
 	ngpu=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
 	pieces="the path's two pieces on ranks 0 and 2, 1 and 3"; [ "$ngpu" -ge 4 ] || pieces="the path's two pieces on ranks 0 and 1 alone"
@@ -97,7 +98,7 @@ if [ "$backend" = gpu ]; then
 			for np in 3 4 5 8; do
 				RKTLCS_SPLIT_PLAN= timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_PLAN \
 					"$cli" $args --backend gpu --threads 1 -v -o np.tsv 2> err
-				rc=$? want="the others wait"; [ $np -ge 4 ] && want=$pieces
+				rc=$? want="the others wait"; [ $np -ge 4 ] && want=$pieces; [ "$ngpu" -eq 1 ] && want="ranks 0 and 1 share one GPU"
 				[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "$want" err && ok "$n bp: $args np=$np, model's plan: $want" \
 					|| bad "$n bp: $args np=$np, model's plan: exit $rc $(grep -m1 'split: [A-Z]' err | cut -c 1-200) $(grep -m1 'rror' err) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
 			done

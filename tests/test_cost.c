@@ -106,6 +106,35 @@ int main(void)
 		rmpi_cost_t small = { RMPI_W_DP_LONG, 1e10, 0, 2e5, 2e5, 64 };   /* 100 kb random: the CPU */
 		CHECK(!rmpi_cost_pick(&small, &ref, 0.3, &tg, &tc), "100 kb random pair, 64 threads: gpu %g cpu %g", tg, tc);
 	}
+	/* a long similar pair's bands (rmpi_cost_band): the 10 Mb pair 1% apart (guessed 1.5%) is
+	 * the CPU's on 16 and on 64 threads of an H200 host (38ce6d8: CPU 0.90 s and 0.68 s, GPU
+	 * 0.94 s; with the GPU's band of 4x the divergence on both sides, auto estimated the CPU at
+	 * 5.99 s and took the GPU); a 100 Mb pair 1% apart and a random 10 Mb pair stay the GPU's;
+	 * an unrelated pair weighs every cell on both; the CPU's band is never the wider */
+	{
+		rmpi_rates_t ref;
+		rmpi_rates_for(RMPI_W_DP_LONG, "NVIDIA H200", 512, &ref);
+		for (int th = 16; th <= 64; th *= 4) {
+			rmpi_cost_t m = { RMPI_W_DP_LONG, 1e14, 0, 2e7, 2e7, th };
+			rmpi_cost_weights(&m, 0, 0);
+			rmpi_cost_band(&m, 0.015);
+			CHECK(!rmpi_cost_pick(&m, &ref, 0.05, &tg, &tc) && tc > 0.5 && tc < 1.4, "10 Mb 1%%, %d threads: gpu %g cpu %g", th, tg, tc);
+			rmpi_cost_t h = { RMPI_W_DP_LONG, 1e16, 0, 2e8, 2e8, th };
+			rmpi_cost_weights(&h, 0, 1);
+			rmpi_cost_band(&h, 0.015);
+			CHECK(rmpi_cost_pick(&h, &ref, 0.05, &tg, &tc), "100 Mb 1%% --path, %d threads: gpu %g cpu %g", th, tg, tc);
+			rmpi_cost_t r = { RMPI_W_DP_LONG, 1e14, 0, 2e7, 2e7, th };
+			rmpi_cost_weights(&r, 0, 0);
+			rmpi_cost_band(&r, 1);
+			CHECK(r.cpu_x == 1 && r.gpu_x == 1 && rmpi_cost_pick(&r, &ref, 0.05, &tg, &tc), "10 Mb random, %d threads: gpu %g cpu %g", th,
+			      tg, tc);
+		}
+		for (double p = 0; p <= 1; p += 0.01) {
+			rmpi_cost_t b = { RMPI_W_DP_LONG, 1e12, 0, 0, 0, 16 };
+			rmpi_cost_band(&b, p);
+			CHECK(b.cpu_x > 0 && b.cpu_x <= b.gpu_x && b.gpu_x <= 1, "band at %.2f: cpu %g gpu %g", p, b.cpu_x, b.gpu_x);
+		}
+	}
 	/* the weights: 1M pairs of 150 bp with paths on a 16-core H100 host are the CPU's, lcs
 	 * like lev (measured: lcs --path CPU 0.46 s wall, GPU 0.79-0.93 s; before the weights by
 	 * kind, auto took the GPU, estimating the CPU at 2.05 s); a long pair's lcs --path still

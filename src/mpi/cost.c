@@ -64,6 +64,21 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
 	if (simd_bits < 512) r->cpu_rate *= (simd_bits > 64 ? simd_bits : 32) / 512.0;
 }
 
+/* The GPU's band is the static band of its bound, about 4x the divergence wide (the weight
+ * before the bound followed the drift). The CPU prunes by a bound that follows the alignment's
+ * drift (aln_bound.c, 8eadf90) and its band narrows as the cost accumulates (Ukkonen): on the
+ * 10 Mb pair 1% apart (guessed 1.5%) lev took 0.90 s on 16 threads of an H200 host and 0.68 s
+ * on 64 (38ce6d8), the rate of 0.5x the divergence at the reference's 16 threads, where 4x had
+ * auto estimate 5.99 s and take the GPU (0.94 s). Above 5% the CPU's bound loses the drift more
+ * often: from 10% on both bands are taken alike, in between a blend. */
+void rmpi_cost_band(rmpi_cost_t *j, double p)
+{
+	const double g = 4 * p + 0.002, gx = g < 1 ? g : 1, lo = 0.5 * p + 0.002;
+	const double cx = p <= 0.05 ? lo : p >= 0.1 ? gx : lo + (gx - lo) * (p - 0.05) / 0.05;
+	j->gpu_x = (j->gpu_x > 0 ? j->gpu_x : 1) * gx;
+	j->cpu_x = (j->cpu_x > 0 ? j->cpu_x : 1) * (cx < gx ? cx : gx);
+}
+
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
 {
 	return threads < 1 ? 1 : r->cpu_par > 0 && threads > r->cpu_par ? r->cpu_par : threads;

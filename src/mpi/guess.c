@@ -69,16 +69,17 @@ double rmpi_guess_ham(const char *input, double threads, double *gpu_min)
 	return pairs * (p.mean_len / 64 * 4) / rate + pairs * item;
 }
 
-/* Long pairs: their cells in a band as wide as the heads' divergence says (the weight of
- * pair_run.c's model: 4x the divergence), on the CPU's long-pair rate. It returned 0 before,
- * so that a random 3 Mb pair started no context ahead and its GPU began 0.11 s late (auto
- * 0.89-0.93 s against --backend gpu's 0.76-0.80 s on one H100). */
+/* Long pairs: their cells in the CPU's band at the heads' divergence (rmpi_cost_band, as
+ * pair_run.c's model), on the CPU's long-pair rate. It returned 0 before, so that a random 3 Mb
+ * pair started no context ahead and its GPU began 0.11 s late (auto 0.89-0.93 s against
+ * --backend gpu's 0.76-0.80 s on one H100). */
 static double guess_long(const char *in_a, const char *in_b, double cells, double threads, double *gpu_min)
 {
 	static char ha[65536], hb[65536];
 	const int64_t la = rio_peek_first(in_a, ha, sizeof ha), lb = rio_peek_first(in_b, hb, sizeof hb);
-	const double x = la > 0 && lb > 0 ? 4 * aln_sim_divergence(ha, la, hb, lb) + 0.002 : 1;
-	return cells * (x < 1 ? x : 1) / guess_rate(RMPI_W_DP_LONG, 1, threads, gpu_min, 0);
+	rmpi_cost_t j = { .kind = RMPI_W_DP_LONG };
+	rmpi_cost_band(&j, la > 0 && lb > 0 ? aln_sim_divergence(ha, la, hb, lb) : 1);
+	return cells * j.cpu_x / guess_rate(RMPI_W_DP_LONG, 1, threads, gpu_min, 0);
 }
 
 double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double threads, double *gpu_min)
@@ -101,6 +102,9 @@ int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all)
 	if (a.records != 1 || b.records != 1) return 0;
 	/* one pair: rank 0 computes it alone below the split's size (a quarter of it, since the
 	 * head's bytes count names and line ends), ranks 0 and 1 meet on a column above it
-	 * (split_plan.c: GPU ranks) */
-	return a.mean_len * b.mean_len < rk_tune.split_cells / 4 ? 1 : 2;
+	 * (split_plan.c: GPU ranks), unless they share the node's one GPU */
+	if (a.mean_len * b.mean_len < rk_tune.split_cells / 4) return 1;
+	/* one GPU on a node of several ranks: ranks 0 and 1 would share it, and rank 0 computes
+	 * the pair alone (rmpi_split_shared) */
+	return rgpu_node_devices() == 1 && rmpi_local_size_hint() >= 2 ? 1 : 2;
 }

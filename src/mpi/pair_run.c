@@ -460,8 +460,8 @@ static rk_status_t pair_distribute(pair_job_t *j)
 }
 
 /* auto: the GPU or the CPU by this rank's share of the cost (rmpi_backend_cost). A long
- * similar pair is computed in a band on either backend: its cells are weighted by a guess of
- * its divergence (aln_sim_divergence; 4x the divergence, as the band's width grows with it). */
+ * similar pair is computed in a band on either backend: its cells are weighted by each band's
+ * part at a guess of its divergence (aln_sim_divergence, rmpi_cost_band). */
 static void pair_backend_cost(pair_job_t *j)
 {
 	const rmpi_pairs_t *s = j->s;
@@ -479,7 +479,7 @@ static void pair_backend_cost(pair_job_t *j)
 			if (rio_len(R[r], i) > span) span = (double)rio_len(R[r], i);
 		}
 	rmpi_work_t kind = RMPI_W_DP_PAIRS;
-	double items = (double)n;
+	double items = (double)n, p = -1;
 	if (s->all) {
 		kind = RMPI_W_DP_ALL;
 		/* with --max-dist the filter's candidates are not known yet: a row's lookups each */
@@ -488,14 +488,13 @@ static void pair_backend_cost(pair_job_t *j)
 		kind = RMPI_W_DP_LONG;
 		int64_t a, b;
 		pair_ix(j->A.n, j->Bp->n, big, &a, &b);
-		const double p = aln_sim_divergence(rio_seq(&j->A, a), rio_len(&j->A, a), rio_seq(j->Bp, b), rio_len(j->Bp, b));
-		const double x = 4 * p + 0.002;
-		if (x < 1) tot *= x;
+		p = aln_sim_divergence(rio_seq(&j->A, a), rio_len(&j->A, a), rio_seq(j->Bp, b), rio_len(j->Bp, b));
 		rk_debug("auto: the longest pair (%lld) looks %.1f%% divergent", (long long)big + 1, 100 * p);
 	}
 	const int R_ = j->w->size;
 	rmpi_cost_t cj = { kind, tot / R_, items / R_, bytes, 2 * span, rmpi_threads(j->w, s->c), 0, 0 };
 	rmpi_cost_weights(&cj, s->meta.mode == RIO_LCS, s->mode.want_path);
+	if (p >= 0) rmpi_cost_band(&cj, p);
 	/* lev --mode prefix|infix on the GPU: a launch a pair over every cell (rgpu_lev_mode_batch),
 	 * against the CPU's bounded search: ~50x the work */
 	if (s->mode.want_ends) cj.gpu_x *= 50;
@@ -755,7 +754,12 @@ static rk_status_t pair_all_items(pair_job_t *j)
 	for (int64_t q = 0; q < j->n_items; q++) all_cost += j->cost[q];
 	rk_progress_start(&j->prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
 	/* the split runs global alignments only: prefix and infix pairs stay whole */
-	const int no_split = s->all || j->w->size == 1 || s->mode.want_ends;
+	int no_split = s->all || j->w->size == 1 || s->mode.want_ends, huge = 0;
+	for (int64_t q = 0; q < j->n_items; q++) huge |= j->cost[q] >= rk_tune.split_cells;
+	if (!no_split && huge && s->mode.gpu && !rk_tune.split_plan && !rk_tune.split_words && rmpi_split_shared(j->w, &j->be)) {
+		no_split = 1;
+		if (j->w->rank == 0) rk_debug("split: ranks 0 and 1 share one GPU: each pair on one rank, as with one rank (RKTLCS_SPLIT_PLAN splits it)");
+	}
 	for (int64_t q0 = 0; q0 < j->n_items && !st;) {
 		if (!no_split && j->cost[q0] >= rk_tune.split_cells) {
 			st = pair_split_one(j, q0++);

@@ -69,9 +69,9 @@ rk_status_t split_piece(int kind, rmpi_be_t *be, int n_threads, const char *a, i
                         int64_t *cost, aln_path_t *path);
 /* Whether split_pairs takes the path of a la x lb pair met on a column by ranks 0 and 1. */
 int split_pairs_pay(int want_path, int ranks, int64_t la, int64_t lb);
-/* Collective: whether ranks 0 to 3 are each on a device of their own (CPU ranks are): two
- * ranks of a pair on one GPU would share its warps, and its piece would gain nothing. */
-int split_pairs_apart(const rmpi_t *w, const rmpi_be_t *be);
+/* Collective: whether ranks 0 to n - 1 (n <= 4) are each on a device of their own (CPU ranks
+ * are): two ranks of a pair on one GPU would share its warps, and its piece would gain nothing. */
+int split_gpus_apart(const rmpi_t *w, const rmpi_be_t *be, int n);
 /* Collective: after ranks 0 and 1 met on a column (x, rank 0's), the path's two pieces, each
  * on a pair of ranks (0 and 2, 1 and 3) split on a column again, the rest asleep; rank 0 joins
  * them into *path and sets *val (split_pairs.c). Needs at least 4 ranks. */

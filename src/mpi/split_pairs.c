@@ -21,7 +21,7 @@ int split_pairs_pay(int want_path, int ranks, int64_t la, int64_t lb)
 	return want_path && ranks >= 4 && (double)la * (double)lb >= PAIRS_MIN * rk_tune.split_cells;
 }
 
-int split_pairs_apart(const rmpi_t *w, const rmpi_be_t *be)
+int split_gpus_apart(const rmpi_t *w, const rmpi_be_t *be, int n)
 {
 	uint64_t key = 0x9e3779b97f4a7c15ull * (uint64_t)(w->rank + 1);
 	if (be && be->use_gpu) {   /* the node's name and the device's index among the node's */
@@ -32,13 +32,13 @@ int split_pairs_apart(const rmpi_t *w, const rmpi_be_t *be)
 		const int own = rgpu_visible_index();
 		key = (key ^ (uint64_t)(own >= 0 ? own : be->g.device) ^ 0x5bd1e995ull) * 1099511628211ull;
 	}
-	/* ranks 0 to 3's keys, the same on every rank */
-	int64_t k4[4] = { 0, 0, 0, 0 };
+	/* ranks 0 to n - 1's keys, the same on every rank */
+	int64_t kn[4] = { 0, 0, 0, 0 };
 	int apart = 1;
-	for (int r = 0; r < 4 && r < w->size; r++) {
-		k4[r] = (int64_t)key;
-		rmpi_bcast_i64(w, r, &k4[r]);
-		for (int q = 0; q < r; q++) if (k4[q] == k4[r]) apart = 0;
+	for (int r = 0; r < n && r < 4 && r < w->size; r++) {
+		kn[r] = (int64_t)key;
+		rmpi_bcast_i64(w, r, &kn[r]);
+		for (int q = 0; q < r; q++) if (kn[q] == kn[r]) apart = 0;
 	}
 	return apart;
 }

@@ -616,7 +616,7 @@ rk_status_t split_all(const rmpi_t *w, int kind, int64_t k, const char *a, int64
 	                      * for ranks 2 and 3 when the path's pieces are theirs too (split_pairs):
 	                      * they start their GPUs once ranks 0 and 1 have their codes on theirs
 	                      * (10 Mb, lev --path at np 4: 2.60 s; 3.30 s when started at once) */
-		const int pay = split_pairs_pay(want_path, R, la, lb), pairs = pay && split_pairs_apart(w, be);
+		const int pay = split_pairs_pay(want_path, R, la, lb), pairs = pay && split_gpus_apart(w, be, 4);
 		if (pay && w->rank == 0)
 			rk_debug("split: %s", pairs ? "the path's two pieces on ranks 0 and 2, 1 and 3, each split on a column again"
 			                            : "the path's two pieces on ranks 0 and 1 alone: ranks 2 and 3 would share their GPUs");
@@ -663,6 +663,11 @@ done:
 	return st;
 }
 
+
+int rmpi_split_shared(const rmpi_t *w, const rmpi_be_t *be)
+{
+	return w->size >= 2 && rmpi_any(w, be && be->use_gpu) && !split_gpus_apart(w, be, 2);
+}
 
 /* Rank 0 alone (pre: the plan's prep of the pair, or none), the others asleep. Collective. */
 static rk_status_t split_one(const rmpi_t *w, int kind, int64_t k, int64_t bound, const aln_prep_t *pre, const char *a, int64_t la,
