@@ -263,6 +263,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	rk_log_hold(w.size > 1);
 	/* resolved once: every later rmpi_threads() returns it without a second warning */
+	c->threads_alone = rmpi_threads_alone(&w, c);
 	c->threads = rmpi_threads(&w, c);
 	rio_set_threads(c->threads);
 	if (want_gpu && hint < 0 && !peers) rgpu_visible_own(w.local_rank);

@@ -1,4 +1,6 @@
 /* MPI transport: start-up, status agreement, broadcast and rank-ordered gather. */
+#define _GNU_SOURCE   /* sched_getaffinity */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -622,6 +624,19 @@ rk_status_t rmpi_read_two(const rmpi_t *w, const char *pa, const char *pb, int k
 	if (st == RK_OK) st = bcast_reads(w, 1, b, RK_OK, 0);
 	if (k) rmpi_clock_lap(k, RMPI_DIST);
 	return st;
+}
+
+int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c)
+{
+	if (c->threads_alone > 0) return c->threads_alone;
+	const int t = rmpi_threads(w, c);
+	if (c->threads > 0 || getenv("OMP_NUM_THREADS") || w->local_size <= 1) return t;
+	/* the CPUs this process may run on: mpirun binds a rank to one core at np <= 2 (its
+	 * threads would share it) and to a socket above, srun to its task's CPUs */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < cores) cores = CPU_COUNT(&set);
+	return cores > t ? (int)cores : t;
 }
 
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c)

@@ -95,6 +95,10 @@ void rmpi_max_vec(const rmpi_t *w, double *x, int64_t m);
 
 /* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
+/* The threads a rank may take while the other ranks of its node sleep (one split pair on rank 0
+ * alone): its node's cores when the threads were not set (--threads, OMP_NUM_THREADS), else
+ * rmpi_threads's (resolved once at start, as rk_common_t's threads_alone) */
+int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c);
 
 struct rmpi_clock_s;
 /* Collective: rank 0 reads `path` (keeping the case of letters with keep_case), every

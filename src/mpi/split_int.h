@@ -23,12 +23,13 @@ typedef struct {
 	double one, band, all;  /* estimated seconds (band 0: not possible) */
 	int gpu_two;            /* GPU ranks, more than two: ranks 0 and 1 meet on a column, the rest sleep */
 	int tree;               /* two banded halves with the path: the ranks of its tree (2: the halves alone) */
+	double gain;            /* rank 0 alone on n_alone threads against n_threads: its speed-up (plan_gain) */
 } split_plan_t;
 
 /* Collective: the plan, the same on every rank (rank 0 decides, the others asleep meanwhile).
  * On PLAN_ONE rank 0's p->pre may hold the pair's prep (freed by the caller: aln_prep_free). */
 rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                       int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof);
+                       int want_path, int n_threads, int n_alone, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof);
 
 /* The pair's value from its cost (lev: -1 above k >= 0; lcs: the length). */
 static inline int64_t split_value(int kind, int64_t k, int64_t la, int64_t lb, int64_t cost)

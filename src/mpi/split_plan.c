@@ -1,4 +1,5 @@
 /* The plan of a split pair: how many ranks take part (split_int.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +67,15 @@ static double plan_all(int kind, int path, double la, double lb, int R, double V
 	return t + PLAN_FIXED;
 }
 
+/* Rank 0 alone on `alone` threads against `n`: one long pair's band keeps ~16 threads busy
+ * (rmpi_cost.c's cpu_par: 10 Mb 1%, 16 threads 0.90 s, 64 threads 0.68 s), and twice the
+ * threads gave it 1.63x on this 2-core machine (10.87 -> 6.67 s) */
+static double plan_gain(int n, int alone)
+{
+	const double en = n <= 16 ? n : 16 + 0.1 * (n - 16), ea = alone <= 16 ? alone : 16 + 0.1 * (alone - 16);
+	return alone > n ? pow(ea / en, 0.75) : 1;
+}
+
 /* Rank 0's choice: the fastest way, fewer ranks unless more are PLAN_MARGIN faster; V: the
  * ranks' summed speed (0: not measured yet; then PLAN_MEASURE when every rank could win,
  * PLAN_MEASURE2 when only two banded halves could). */
@@ -75,7 +85,7 @@ static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t 
 	/* the cost the band narrows by: the static band's, else (-k) the bound itself, the
 	 * narrowest band and so the fewest ranks */
 	const double d = (double)(p->ub >= 0 ? p->ub : p->bound >= 0 ? p->bound : 0), bound = (double)p->bound;
-	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v);
+	p->one = plan_one(kind, path, (double)la, (double)lb, bound, d, p->v) / (p->gain > 0 ? p->gain : 1);
 	p->band = la > 128 && lb > 0 && bound >= 0 ? plan_band(kind, path, (double)la, (double)lb, bound, d, vb) : 0;
 	p->all = plan_all(kind, path, (double)la, (double)lb, R, V > 0 ? V : R * p->v, bound, d);
 	const double few = p->band > 0 && p->band * PLAN_MARGIN < p->one ? p->band : p->one;
@@ -92,11 +102,12 @@ static int plan_choose(split_plan_t *p, int kind, int path, int64_t la, int64_t 
 }
 
 rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                              int want_path, int n_threads, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof)
+                              int want_path, int n_threads, int n_alone, rmpi_be_t *be, split_plan_t *p, rmpi_split_prof_t *prof)
 {
 	const int simd = aln_simd_level(-1), forced = rk_tune.split_plan;
 	memset(p, 0, sizeof *p);
 	p->bound = k; p->ub = -1;
+	p->gain = plan_gain(n_threads, n_alone);
 	/* GPU ranks: their halves are banded already (split_cols); no model of their one-rank time.
 	 * More than two GPU ranks take two: slabs of rows leave each GPU's SMs half empty (a 10 Mb
 	 * random pair on 4 H200, in-process: lev 1.01 s on 2, 3.19 s on 4 in slabs; lev --path 3.22
@@ -113,7 +124,8 @@ rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int6
 	}
 	int64_t msg[3] = { RK_OK, 0, 0 };  /* status, plan, bound */
 	if (w->rank == 0) {
-		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_threads, &p->bound, &p->ub, want_path ? 0 : &p->pre);
+		/* the others wait asleep: the bound takes rank 0's threads alone */
+		rk_status_t st = split_bound(kind, a, la, b, lb, k, simd, n_alone, &p->bound, &p->ub, want_path ? 0 : &p->pre);
 		if (st) rk_err("%s", rk_error());
 		/* rank 0's speed only where more ranks could win at all: a small or similar pair (a
 		 * 65 kb pair 1% apart is 2 ms on one rank) is not worth the 10 ms of the samples */
@@ -173,13 +185,14 @@ rk_status_t split_plan(const rmpi_t *w, int kind, int64_t k, const char *a, int6
 	char tree[48] = "";
 	if (p->tree > 2) snprintf(tree, sizeof tree, ", the path on a tree of %d ranks", p->tree);
 	static const char *const name[] = { "", "one rank", "two banded halves", "every rank over every cell" };
-	char ub[48] = "", two[48] = "";
+	char ub[48] = "", two[48] = "", alone[48] = "";
 	if (p->ub >= 0) snprintf(ub, sizeof ub, ", static band %lld", (long long)p->ub);
+	if (n_alone > n_threads) snprintf(alone, sizeof alone, " (on %d threads, the node's)", n_alone);
 	if (p->pair > 0) snprintf(two, sizeof two, " (%.2f of it side by side)", p->pair);
 	rk_debug("split: %s %lld x %lld: bound %lld (%s)%s, rank 0 %.3g cells/s%s%s; estimates: one rank %.3f s, two banded "
-	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
+	         "halves %.3f s, %d ranks over every cell %.3f s: %s%s%s%s", kind == SPLIT_LEV ? "lev" : "lcs", (long long)la, (long long)lb,
 	         (long long)p->bound, k >= 0 ? "-k" : p->bound >= 0 ? "the static band's" : "none: every cell", ub, p->v,
-	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how], tree,
+	         p->measured ? "" : " (nominal)", two, p->one, p->band, w->size, p->all, name[p->how], p->how == PLAN_ONE ? alone : "", tree,
 	         forced ? " (RKTLCS_SPLIT_PLAN)" : p->why ? p->why : "");
 	return RK_OK;
 }

@@ -770,13 +770,15 @@ static rk_status_t split_band(const rmpi_t *w, int kind, int64_t k, int64_t boun
 }
 
 rk_status_t rmpi_split_pair(const rmpi_t *w, int kind, int64_t k, const char *a, int64_t la, const char *b, int64_t lb,
-                            int want_path, int n_threads, rmpi_be_t *be, int64_t *val, aln_path_t *path, rmpi_split_prof_t *prof)
+                            int want_path, int n_threads, int n_alone, rmpi_be_t *be, int64_t *val, aln_path_t *path,
+                            rmpi_split_prof_t *prof)
 {
 	split_plan_t p;
 	*val = -1;
 	if (prof) memset(prof, 0, sizeof *prof);
-	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, be, &p, prof);
-	if (!st && p.how == PLAN_ONE) st = split_one(w, kind, k, p.bound, &p.pre, a, la, b, lb, want_path, n_threads, val, path, prof);
+	if (n_alone < n_threads) n_alone = n_threads;
+	rk_status_t st = split_plan(w, kind, k, a, la, b, lb, want_path, n_threads, n_alone, be, &p, prof);
+	if (!st && p.how == PLAN_ONE) st = split_one(w, kind, k, p.bound, &p.pre, a, la, b, lb, want_path, n_alone, val, path, prof);
 	aln_prep_free(&p.pre);
 	if (st || p.how == PLAN_ONE) return st;
 	if (p.how == PLAN_BAND && want_path && p.tree > 2) {
