@@ -117,21 +117,26 @@ int main(void)
 		for (int th = 16; th <= 64; th *= 4) {
 			rmpi_cost_t m = { RMPI_W_DP_LONG, 1e14, 0, 2e7, 2e7, th };
 			rmpi_cost_weights(&m, 0, 0);
-			rmpi_cost_band(&m, 0.015);
+			rmpi_cost_band(&m, 0.015, 0);
 			CHECK(!rmpi_cost_pick(&m, &ref, 0.05, &tg, &tc) && tc > 0.5 && tc < 1.4, "10 Mb 1%%, %d threads: gpu %g cpu %g", th, tg, tc);
+			/* its lev --path: the CPU 7.6 s, the GPU 1.89 s (04d44f7, 16 threads) */
+			rmpi_cost_t mp = { RMPI_W_DP_LONG, 1e14, 0, 2e7, 2e7, th };
+			rmpi_cost_weights(&mp, 0, 1);
+			rmpi_cost_band(&mp, 0.015, 1);
+			CHECK(rmpi_cost_pick(&mp, &ref, 0.05, &tg, &tc) && tc > 4, "10 Mb 1%% lev --path, %d threads: gpu %g cpu %g", th, tg, tc);
 			rmpi_cost_t h = { RMPI_W_DP_LONG, 1e16, 0, 2e8, 2e8, th };
 			rmpi_cost_weights(&h, 0, 1);
-			rmpi_cost_band(&h, 0.015);
+			rmpi_cost_band(&h, 0.015, 1);
 			CHECK(rmpi_cost_pick(&h, &ref, 0.05, &tg, &tc), "100 Mb 1%% --path, %d threads: gpu %g cpu %g", th, tg, tc);
 			rmpi_cost_t r = { RMPI_W_DP_LONG, 1e14, 0, 2e7, 2e7, th };
 			rmpi_cost_weights(&r, 0, 0);
-			rmpi_cost_band(&r, 1);
+			rmpi_cost_band(&r, 1, 0);
 			CHECK(r.cpu_x == 1 && r.gpu_x == 1 && rmpi_cost_pick(&r, &ref, 0.05, &tg, &tc), "10 Mb random, %d threads: gpu %g cpu %g", th,
 			      tg, tc);
 		}
 		for (double p = 0; p <= 1; p += 0.01) {
 			rmpi_cost_t b = { RMPI_W_DP_LONG, 1e12, 0, 0, 0, 16 };
-			rmpi_cost_band(&b, p);
+			rmpi_cost_band(&b, p, 0);
 			CHECK(b.cpu_x > 0 && b.cpu_x <= b.gpu_x && b.gpu_x <= 1, "band at %.2f: cpu %g gpu %g", p, b.cpu_x, b.gpu_x);
 		}
 	}

@@ -70,10 +70,12 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
  * 10 Mb pair 1% apart (guessed 1.5%) lev took 0.90 s on 16 threads of an H200 host and 0.68 s
  * on 64 (38ce6d8), the rate of 0.5x the divergence at the reference's 16 threads, where 4x had
  * auto estimate 5.99 s and take the GPU (0.94 s). Above 5% the CPU's bound loses the drift more
- * often: from 10% on both bands are taken alike, in between a blend. */
-void rmpi_cost_band(rmpi_cost_t *j, double p)
+ * often: from 10% on both bands are taken alike, in between a blend. lev --path on that pair
+ * took the CPU 7.6 s (8.2x its value; 1.5x on a random 1 Mb pair, rmpi_cost_weights) and the
+ * GPU 1.89 s (04d44f7): without the factor auto took the CPU. */
+void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path)
 {
-	const double g = 4 * p + 0.002, gx = g < 1 ? g : 1, lo = 0.5 * p + 0.002;
+	const double g = 4 * p + 0.002, gx = g < 1 ? g : 1, lo = (lev_path ? 5.5 : 1) * (0.5 * p + 0.002);
 	const double cx = p <= 0.05 ? lo : p >= 0.1 ? gx : lo + (gx - lo) * (p - 0.05) / 0.05;
 	j->gpu_x = (j->gpu_x > 0 ? j->gpu_x : 1) * gx;
 	j->cpu_x = (j->cpu_x > 0 ? j->cpu_x : 1) * (cx < gx ? cx : gx);

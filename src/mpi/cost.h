@@ -43,8 +43,9 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
 void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path);
 /* A long pair guessed p divergent (aln_sim_divergence: 0 equal, 1 unrelated) is computed in a
  * band on either backend: scales j->gpu_x and j->cpu_x by the part of its cells each band
- * holds (call after rmpi_cost_weights). */
-void rmpi_cost_band(rmpi_cost_t *j, double p);
+ * holds (call after rmpi_cost_weights); lev_path: lev --path, whose Hirschberg levels cost the
+ * CPU more over its value on a similar pair than on a random one. */
+void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path);
 /* The threads a job of r's kind keeps busy out of `threads` (at least 1, at most r->cpu_par) */
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads);
 /* Both estimates, in seconds; start_left is the GPU start-up still to come. Returns 1 when the

@@ -78,7 +78,7 @@ static double guess_long(const char *in_a, const char *in_b, double cells, doubl
 	static char ha[65536], hb[65536];
 	const int64_t la = rio_peek_first(in_a, ha, sizeof ha), lb = rio_peek_first(in_b, hb, sizeof hb);
 	rmpi_cost_t j = { .kind = RMPI_W_DP_LONG };
-	rmpi_cost_band(&j, la > 0 && lb > 0 ? aln_sim_divergence(ha, la, hb, lb) : 1);
+	rmpi_cost_band(&j, la > 0 && lb > 0 ? aln_sim_divergence(ha, la, hb, lb) : 1, 0);
 	return cells * j.cpu_x / guess_rate(RMPI_W_DP_LONG, 1, threads, gpu_min, 0);
 }
 
