@@ -66,6 +66,8 @@ lev)
 	$G 1 100000 -1 3 "$tmp/a100.fa" "$tmp/b100.fa"; row "lev 100 kb random pair" lev "$tmp/a100.fa" "$tmp/b100.fa"
 	$G 1 1000000 1 4 "$tmp/a1s.fa" "$tmp/b1s.fa"; row "lev 1 Mb pair at 1%" lev "$tmp/a1s.fa" "$tmp/b1s.fa"
 	row "lev --path 1 Mb pair at 1%" lev "$tmp/a1s.fa" "$tmp/b1s.fa" --path
+	$G 1 10000000 1 7 "$tmp/a10s.fa" "$tmp/b10s.fa"; row "lev 10 Mb pair at 1%" lev "$tmp/a10s.fa" "$tmp/b10s.fa"
+	row "lev --path 10 Mb pair at 1%" lev "$tmp/a10s.fa" "$tmp/b10s.fa" --path
 	$G 1 1000000 -1 7 "$tmp/a1r.fa" "$tmp/b1r.fa"; row "lev 1 Mb random pair" lev "$tmp/a1r.fa" "$tmp/b1r.fa"
 	$G 1 3000000 -1 8 "$tmp/a3r.fa" "$tmp/b3r.fa"; row "lev 3 Mb random pair" lev "$tmp/a3r.fa" "$tmp/b3r.fa"
 	$G 10000 150 5 5 "$tmp/p10a.fa" "$tmp/p10b.fa"; row "lev 10k pairs 150 bp 5%" lev "$tmp/p10a.fa" "$tmp/p10b.fa"
@@ -78,6 +80,9 @@ lcs)
 	[ -e "$tmp/a100.fa" ] || $G 1 100000 -1 3 "$tmp/a100.fa" "$tmp/b100.fa"
 	[ -e "$tmp/a1r.fa" ] || $G 1 1000000 -1 7 "$tmp/a1r.fa" "$tmp/b1r.fa"
 	[ -e "$tmp/sa.fa" ] || $G 1000000 150 5 3 "$tmp/sa.fa" "$tmp/sb.fa"
+	[ -e "$tmp/a10s.fa" ] || $G 1 10000000 1 7 "$tmp/a10s.fa" "$tmp/b10s.fa"
+	row "lcs 10 Mb pair at 1%" lcs "$tmp/a10s.fa" "$tmp/b10s.fa"
+	row "lcs --path --seq 10 Mb pair at 1%" lcs "$tmp/a10s.fa" "$tmp/b10s.fa" --path --seq
 	row "lcs 100 kb random pair" lcs "$tmp/a100.fa" "$tmp/b100.fa"
 	row "lcs 1 Mb random pair" lcs "$tmp/a1r.fa" "$tmp/b1r.fa"
 	row "lcs --path --seq 1 Mb random pair" lcs "$tmp/a1r.fa" "$tmp/b1r.fa" --path --seq
