@@ -72,13 +72,26 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
  * auto estimate 5.99 s and take the GPU (0.94 s). Above 5% the CPU's bound loses the drift more
  * often: from 10% on both bands are taken alike, in between a blend. lev --path on that pair
  * took the CPU 7.6 s (8.2x its value; 1.5x on a random 1 Mb pair, rmpi_cost_weights) and the
- * GPU 1.89 s (04d44f7): without the factor auto took the CPU. */
+ * GPU 1.89 s (04d44f7): without the factor auto took the CPU.
+ * A banded pass (up to 5%) on either backend is not what a dense one is:
+ * - the GPU's is bound by its chain, about la column steps of one strip at 57 ns (Round 12:
+ *   0.57 s for 10 Mb; the pass measured 0.76-0.87 s of wall with the context), not 2(la + lb)
+ *   steps added to the band's cells at the dense rate (the estimate was 1.71 s);
+ * - the CPU's keeps more than the dense wavefront's 16 threads busy (cpu_par): 64 threads took
+ *   0.50-0.53 s against 16's 0.87-0.92 s, as 28: 16 plus a quarter of each thread past 16.
+ * auto took the CPU for that pair on 16 cores at 1.13-1.16x the GPU's wall (14dccb7, call J). */
 void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path)
 {
 	const double g = 4 * p + 0.002, gx = g < 1 ? g : 1, lo = (lev_path ? 5.5 : 1) * (0.5 * p + 0.002);
-	const double cx = p <= 0.05 ? lo : p >= 0.1 ? gx : lo + (gx - lo) * (p - 0.05) / 0.05;
+	double cx = p <= 0.05 ? lo : p >= 0.1 ? gx : lo + (gx - lo) * (p - 0.05) / 0.05;
+	if (cx > gx) cx = gx;
+	if (p <= 0.05) {
+		j->chain_bound = 1;
+		j->span *= 0.57;
+		if (j->threads > 16) cx *= 16 / (16 + 0.25 * (j->threads - 16));
+	}
 	j->gpu_x = (j->gpu_x > 0 ? j->gpu_x : 1) * gx;
-	j->cpu_x = (j->cpu_x > 0 ? j->cpu_x : 1) * (cx < gx ? cx : gx);
+	j->cpu_x = (j->cpu_x > 0 ? j->cpu_x : 1) * cx;
 }
 
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
@@ -89,8 +102,9 @@ double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu)
 {
 	const double th = rmpi_cost_threads(r, j->threads), cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
-	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + gx * j->work / r->gpu_rate + j->items * r->gpu_item +
-	         j->span * r->gpu_step;
+	const double cells = gx * j->work / r->gpu_rate, chain = j->span * r->gpu_step;
+	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + j->items * r->gpu_item +
+	         (j->chain_bound ? (cells > chain ? cells : chain) : cells + chain);
 	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th;
 	return *t_gpu < *t_cpu;
 }

@@ -21,6 +21,8 @@ typedef struct {
 	double span;      /* steps of the longest dependent chain (DP_LONG) */
 	double threads;   /* CPU threads of the rank */
 	double cpu_x, gpu_x;  /* the work's weight on each backend (rmpi_cost_weights; 0 counts as 1) */
+	int chain_bound;  /* a banded pass (rmpi_cost_band): the GPU's time is the larger of the cells' and
+	                   * the chain's, not their sum */
 } rmpi_cost_t;
 
 typedef struct {
