@@ -211,6 +211,33 @@ static void test_fallback_message(void)
 	free(d);
 }
 
+static const char *putz(const char *name, const char *data, int how) { return put(name, data, strlen(data), how); }
+
+/* rio_peek_varying: the columns where the head's whole records differ, A/C/G/T only, against a
+ * count made here; -1 for fewer than two whole records or unequal lengths */
+static void test_peek_varying(void)
+{
+	int64_t k = 0;
+	CHECK(rio_peek_varying(putz("v1.fa", ">a\nACGTA\n>b\nACGTT\n>c\nTCNTA\n", 0), &k) == 2 && k == 3, "3 records: columns 0 and 4");
+	CHECK(rio_peek_varying(putz("v2.fa", ">a\nAC\nGT\n>b\nacgg\n", 1), &k) == 1 && k == 2, "gzip, lines, case: column 3");
+	CHECK(rio_peek_varying(putz("v3.fa", ">a\nACGT\n>b\nACG\n", 0), &k) == -1, "unequal lengths");
+	CHECK(rio_peek_varying(putz("v4.fa", ">a\nACGT\n", 0), &k) == -1 && k == 1, "one record");
+	CHECK(rio_peek_varying(putz("v5.fq", "@a\nACGT\n+\nIIII\n", 0), &k) == -1, "FASTQ");
+	/* records of 30 kb: two whole ones in the 64 KiB head, the third cut off */
+	const int L = 30000, n = 3;
+	char *d = malloc((size_t)n * (L + 4) + 1), *p = d;
+	int64_t want = 0;
+	for (int r = 0; r < n; r++) {
+		p += sprintf(p, ">%d\n", r);
+		for (int j = 0; j < L; j++) p[j] = r == 1 && j % 100 == 7 ? 'C' : r == 2 && j % 50 == 3 ? 'G' : 'A';
+		p += L;
+		*p++ = '\n';
+	}
+	for (int j = 0; j < L; j++) want += j % 100 == 7;
+	CHECK(rio_peek_varying(put("v6.fa", d, (size_t)(p - d), 2), &k) == want && k == 2, "30 kb records: %lld columns of 2", (long long)want);
+	free(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "bgzf")) {
@@ -228,6 +255,7 @@ int main(int argc, char **argv)
 	mkdir(tmpdir, 0700);
 	test_parallel();   /* first: the first read of a process may be a parallel one */
 	test_fallback_message();
+	test_peek_varying();
 
 	const char *n2[] = { "r1", "r2" }, *s2[] = { "ACGTN", "TTGCA" };
 	for (int how = 0; how < 3; how++) {

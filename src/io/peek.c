@@ -57,6 +57,42 @@ int rio_peek_input(const char *path, rio_peek_t *pk)
 	return 1;
 }
 
+int64_t rio_peek_varying(const char *path, int64_t *k)
+{
+	static char buf[PEEK_BYTES], seq[2][PEEK_BYTES];
+	static unsigned char var[PEEK_BYTES];
+	double size = 0;
+	int packed = 0;
+	const ssize_t n = peek_head(path, buf, &size, &packed);
+	*k = 0;
+	if (n <= 0 || buf[0] != '>') return -1;   /* FASTA alignments only */
+	/* each whole record's bases into seq[1], compared with the first's (seq[0]) */
+	int64_t len = -1, m = 0, cur = 0, d = 0;
+	memset(var, 0, sizeof var);
+	/* the file's end ends its last record when the head holds the whole file */
+	const ssize_t end = n < PEEK_BYTES ? n + 1 : n;
+	for (ssize_t i = 0, hdr = 1; i < end; i++) {
+		const char c = i < n ? buf[i] : '>';
+		if (hdr) { hdr = c != '\n'; continue; }
+		if (c == '>') {
+			if (*k == 0) len = m;
+			else if (m != len) return -1;
+			else
+				for (int64_t j = 0; j < m; j++) {
+					const int u = seq[cur][j] | 0x20, v = seq[0][j] | 0x20;
+					const int x = u != v && strchr("acgt", u) && strchr("acgt", v);
+					d += x && !var[j];
+					var[j] |= (unsigned char)x;
+				}
+			++*k;
+			m = 0;
+			cur = 1;
+			hdr = 1;
+		} else if (c != '\n' && c != '\r' && m < PEEK_BYTES) seq[cur][m++] = c;
+	}
+	return *k >= 2 ? d : -1;
+}
+
 int64_t rio_peek_first(const char *path, char *seq, int64_t cap)
 {
 	static char buf[PEEK_BYTES];

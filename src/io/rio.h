@@ -55,6 +55,11 @@ int rio_peek_input(const char *path, rio_peek_t *pk);
 /* The first record's bases in the same head, up to cap, into seq (not NUL-terminated): their
  * number, 0 where there is none (stdin, a pipe, not FASTA/FASTQ). For estimates only. */
 int64_t rio_peek_first(const char *path, char *seq, int64_t cap);
+/* The columns where the whole records of the same head differ, A, C, G or T against another
+ * of them (an alignment: records of one length; case ignored; N and gaps, a few in every
+ * column of a large alignment, are not counted), and in *k how many records that is: -1 where fewer than two whole
+ * records, or records of unequal lengths. For estimates only. */
+int64_t rio_peek_varying(const char *path, int64_t *k);
 /* Slices the last rio_read_all* of the calling thread was parsed in (1: one stream), and the
  * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);

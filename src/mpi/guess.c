@@ -3,6 +3,7 @@
  * current driver call at exit (~0.1 s, jobs/bench-auto.sh). The guesses take the input's
  * head (rio_peek_input) and the cost model's CPU rates (cost.c), and lean high: where a guess is
  * wrong the context starts late, not never. */
+#include <math.h>
 #include "mpi/rmpi.h"
 #include "algo/aln.h"
 #include "io/rio.h"
@@ -31,6 +32,26 @@ double rmpi_guess_rkt(const char *input, double threads, double *gpu_min)
 	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, threads, gpu_min, 0);
 }
 
+/* hamming's 64-column words a pair of the input (head p) compares: its informative columns,
+ * guessed from the columns where the head's records differ. Segregating sites grow with the
+ * sample as a(n) = 1 + 1/2 + ... + 1/(n - 1) (Watterson), so S(n) ~ S(k) a(n) / a(k), and
+ * twice that (leaning high). Every column where the head says nothing. 20k x 30 kb of
+ * rkt_genaln (295 informative columns): counted as every one, 3.75 s of kernels, every rank of
+ * a 4-GPU node started a context and np 4 took 1.07-1.21 s against one process's 0.44 s. */
+static double guess_ham_words(const char *input, const rio_peek_t *p)
+{
+	int64_t k = 0;
+	const int64_t d = rio_peek_varying(input, &k);
+	double cols = p->mean_len;
+	if (d >= 0 && k >= 2 && p->records > (double)k) {
+		double ak = 0;
+		for (int64_t i = 1; i < k; i++) ak += 1.0 / (double)i;
+		const double n1 = p->records - 1, an = log(n1) + 0.5772 + 0.5 / n1, s = 2 * (double)d * an / ak + 64;
+		if (s < cols) cols = s;
+	}
+	return ceil(cols / 64);
+}
+
 /* 1 when `kern` seconds of kernels dealt out to every rank would save less than the node's
  * other contexts cost (GUESS_CTX_TURN each, in turn): every rank pays `local` contexts and
  * 1/size of the kernels, rank 0 alone one context and all of them */
@@ -50,9 +71,9 @@ static int guess_ranks(const char *input, rmpi_work_t kind)
 	rmpi_rates_t r;
 	rmpi_rates_for(kind, 0, 512, &r);
 	/* Rkt-LCS: pairs x the starts a pair walks (the paper's 5k reads: ~0.01 s of kernels,
-	 * against 0.6 s more of contexts at 4 a node); hamming: pairs x 64-column words, every
-	 * column informative, in 4 planes, as rmpi_guess_ham: the most the kernels can take */
-	const double pairs = p.records * p.records / 2, per = kind == RMPI_W_RKT ? p.mean_len : p.mean_len / 64 * 4;
+	 * against 0.6 s more of contexts at 4 a node); hamming: pairs x the informative columns'
+	 * words, in 4 planes, as rmpi_guess_ham */
+	const double pairs = p.records * p.records / 2, per = kind == RMPI_W_RKT ? p.mean_len : guess_ham_words(input, &p) * 4;
 	return guess_solo(pairs * per / r.gpu_rate, size, local);
 }
 
@@ -63,10 +84,10 @@ double rmpi_guess_ham(const char *input, double threads, double *gpu_min)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
-	/* every column informative, in 4 planes: the most the bit-slicing can keep */
+	/* the informative columns' words, in 4 planes */
 	double item;
 	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, threads, gpu_min, &item);
-	return pairs * (p.mean_len / 64 * 4) / rate + pairs * item;
+	return pairs * (guess_ham_words(input, &p) * 4) / rate + pairs * item;
 }
 
 /* Long pairs: their cells in the CPU's band at the heads' divergence (rmpi_cost_band, as
