@@ -629,11 +629,13 @@ rk_status_t rmpi_read_two(const rmpi_t *w, const char *pa, const char *pb, int k
 int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c)
 {
 	if (c->threads_alone > 0) return c->threads_alone;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	/* threads set: rmpi_threads's value, without its warning (it gives that once) */
+	if (c->threads > 0) return cores > 0 && c->threads > cores ? (int)cores : c->threads;
 	const int t = rmpi_threads(w, c);
-	if (c->threads > 0 || getenv("OMP_NUM_THREADS") || w->local_size <= 1) return t;
+	if (getenv("OMP_NUM_THREADS") || w->local_size <= 1) return t;
 	/* the CPUs this process may run on: mpirun binds a rank to one core at np <= 2 (its
 	 * threads would share it) and to a socket above, srun to its task's CPUs */
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < cores) cores = CPU_COUNT(&set);
 	return cores > t ? (int)cores : t;
