@@ -137,6 +137,13 @@ int main(void)
 			CHECK(r.cpu_x == 1 && r.gpu_x == 1 && rmpi_cost_pick(&r, &ref, 0.05, &tg, &tc), "10 Mb random, %d threads: gpu %g cpu %g", th,
 			      tg, tc);
 		}
+		/* one curve for a long pair's band on CPU threads (the split's plan and auto): 16 -> 64
+		 * threads 0.87-0.92 -> 0.50-0.53 s (4 x H200 host), 1 -> 2 threads 1.63x (CI machine);
+		 * the plan's own curve had 1.22x for the first, auto's 1.75x */
+		const double g64 = rmpi_cost_band_speed(64) / rmpi_cost_band_speed(16), g2 = rmpi_cost_band_speed(2) / rmpi_cost_band_speed(1);
+		CHECK(g64 > 1.64 && g64 < 1.84 && g2 > 1.55 && g2 < 1.75, "band speed on threads: 64 / 16 %g, 2 / 1 %g", g64, g2);
+		for (int n = 1; n < 128; n++)
+			CHECK(rmpi_cost_band_speed(n + 1) > rmpi_cost_band_speed(n), "band speed falls from %d threads to %d", n, n + 1);
 		for (double p = 0; p <= 1; p += 0.01) {
 			rmpi_cost_t b = { RMPI_W_DP_LONG, 1e12, 0, 0, 0, 16 };
 			rmpi_cost_band(&b, p, 0);

@@ -2,6 +2,7 @@
  * H100 (16 host cores, AVX-512) at the commit named in docs/BENCHMARKS.md ("auto"); each rate is
  * the compute stage of that grid's jobs (--stats), so reading and writing, equal on both
  * backends, are left out of both sides. */
+#include <math.h>
 #include <string.h>
 #include "mpi/cost.h"
 
@@ -78,7 +79,7 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
  *   0.57 s for 10 Mb; the pass measured 0.76-0.87 s of wall with the context), not 2(la + lb)
  *   steps added to the band's cells at the dense rate (the estimate was 1.71 s);
  * - the CPU's keeps more than the dense wavefront's 16 threads busy (cpu_par): 64 threads took
- *   0.50-0.53 s against 16's 0.87-0.92 s, as 28: 16 plus a quarter of each thread past 16.
+ *   0.50-0.53 s against 16's 0.87-0.92 s (rmpi_cost_band_speed).
  * auto took the CPU for that pair on 16 cores at 1.13-1.16x the GPU's wall (14dccb7, call J). */
 void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path)
 {
@@ -88,10 +89,16 @@ void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path)
 	if (p <= 0.05) {
 		j->chain_bound = 1;
 		j->span *= 0.57;
-		if (j->threads > 16) cx *= 16 / (16 + 0.25 * (j->threads - 16));
+		if (j->threads > 16) cx *= rmpi_cost_band_speed(16) / rmpi_cost_band_speed(j->threads);
 	}
 	j->gpu_x = (j->gpu_x > 0 ? j->gpu_x : 1) * gx;
 	j->cpu_x = (j->cpu_x > 0 ? j->cpu_x : 1) * cx;
+}
+
+double rmpi_cost_band_speed(double n)
+{
+	const double m = n < 1 ? 1 : n < 16 ? n : 16;
+	return pow(m, 0.75) * (1 + 0.25 * (n > m ? n - m : 0) / 16);
 }
 
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads)

@@ -48,6 +48,11 @@ void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path);
  * holds (call after rmpi_cost_weights); lev_path: lev --path, whose Hirschberg levels cost the
  * CPU more over its value on a similar pair than on a random one. */
 void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path);
+/* The speed of one long pair's band on n CPU threads, against one thread: n^0.75 up to 16
+ * threads (twice the threads, 1.63x on the 2-core CI machine), and past 16 a quarter of each
+ * thread more (the 10 Mb pair 1% apart: 64 threads 0.50-0.53 s, 16 threads 0.87-0.92 s, 4 x H200
+ * host). Both the split's plan (rank 0 alone on its node's threads) and rmpi_cost_band use it. */
+double rmpi_cost_band_speed(double n);
 /* The threads a job of r's kind keeps busy out of `threads` (at least 1, at most r->cpu_par) */
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads);
 /* Both estimates, in seconds; start_left is the GPU start-up still to come. Returns 1 when the

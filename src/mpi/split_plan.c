@@ -1,10 +1,10 @@
 /* The plan of a split pair: how many ranks take part (split_int.h). */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "mpi/split_run.h"
 #include "mpi/split_int.h"
+#include "mpi/cost.h"
 
 /* ---- the plan: how many ranks take part (docs/lev.md, "One pair on many ranks") ----
  * Rank 0 finds the bound the one-rank computation prunes with and times its own dense pass on
@@ -67,13 +67,11 @@ static double plan_all(int kind, int path, double la, double lb, int R, double V
 	return t + PLAN_FIXED;
 }
 
-/* Rank 0 alone on `alone` threads against `n`: one long pair's band keeps ~16 threads busy
- * (rmpi_cost.c's cpu_par: 10 Mb 1%, 16 threads 0.90 s, 64 threads 0.68 s), and twice the
- * threads gave it 1.63x on this 2-core machine (10.87 -> 6.67 s) */
+/* Rank 0 alone on `alone` threads against `n`: one long pair's band on the CPU, as auto
+ * weighs it (rmpi_cost_band_speed) */
 static double plan_gain(int n, int alone)
 {
-	const double en = n <= 16 ? n : 16 + 0.1 * (n - 16), ea = alone <= 16 ? alone : 16 + 0.1 * (alone - 16);
-	return alone > n ? pow(ea / en, 0.75) : 1;
+	return alone > n ? rmpi_cost_band_speed(alone) / rmpi_cost_band_speed(n) : 1;
 }
 
 /* Rank 0's choice: the fastest way, fewer ranks unless more are PLAN_MARGIN faster; V: the
