@@ -236,6 +236,21 @@ static void test_peek_varying(void)
 	for (int j = 0; j < L; j++) want += j % 100 == 7;
 	CHECK(rio_peek_varying(put("v6.fa", d, (size_t)(p - d), 2), &k) == want && k == 2, "30 kb records: %lld columns of 2", (long long)want);
 	free(d);
+	/* one read of a head serves every peek at it (the guesses before MPI asked up to four
+	 * times), two files alternating included; a file rewritten is read again */
+	char f1[512], f2[512], seq[16];
+	snprintf(f1, sizeof f1, "%s", putz("h1.fa", ">a\nACGTA\n>b\nACGTT\n", 0));
+	snprintf(f2, sizeof f2, "%s", putz("h2.fa", ">x\nGGGG\n", 0));
+	rio_peek_t pk;
+	const int r0 = rio_peek_reads();
+	for (int i = 0; i < 3; i++) {
+		CHECK(rio_peek_input(f1, &pk) && pk.mean_len == 5, "h1: records of 5");
+		CHECK(rio_peek_varying(f1, &k) == 1 && k == 2, "h1: one column varies");
+		CHECK(rio_peek_first(f2, seq, sizeof seq) == 4 && !memcmp(seq, "GGGG", 4), "h2: its first record");
+	}
+	CHECK(rio_peek_reads() - r0 == 2, "two files peeked at 9 times: %d reads", rio_peek_reads() - r0);
+	putz("h2.fa", ">x\nTTTTTT\n", 0);
+	CHECK(rio_peek_first(f2, seq, sizeof seq) == 6 && !memcmp(seq, "TTTTTT", 6) && rio_peek_reads() - r0 == 3, "h2 rewritten: read again");
 }
 
 int main(int argc, char **argv)

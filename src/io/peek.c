@@ -10,29 +10,65 @@
 
 #define PEEK_BYTES 65536
 
-/* The first PEEK_BYTES (inflated) of a regular file into buf: their number (<= 0: none), its
- * size in *size and whether it is compressed in *packed. */
-static ssize_t peek_head(const char *path, char *buf, double *size, int *packed)
+/* The heads last read, one for each of the (at most two) inputs: the guesses before MPI ask
+ * for one input's head up to four times (records, varying columns, first record). Kept while
+ * the file's identity, size and mtime are the same. */
+typedef struct {
+	char path[4096];
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	ssize_t n;
+	int packed;
+	char buf[PEEK_BYTES];
+} peek_head_t;
+static peek_head_t heads[2];
+static int head_next, head_reads;
+
+int rio_peek_reads(void) { return head_reads; }
+
+/* The first PEEK_BYTES (inflated) of a regular file (*buf, kept here): their number (<= 0:
+ * none), its size in *size and whether it is compressed in *packed. */
+static ssize_t peek_head(const char *path, const char **buf, double *size, int *packed)
 {
 	struct stat sb;
-	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return 0;
+	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || strlen(path) >= sizeof heads[0].path) return 0;
+	for (int i = 0; i < 2; i++) {
+		peek_head_t *h = &heads[i];
+		if (h->n > 0 && !strcmp(h->path, path) && h->dev == sb.st_dev && h->ino == sb.st_ino && h->size == sb.st_size &&
+		    h->mtime.tv_sec == sb.st_mtim.tv_sec && h->mtime.tv_nsec == sb.st_mtim.tv_nsec) {
+			*buf = h->buf;
+			*packed = h->packed;
+			*size = (double)sb.st_size;
+			return h->n;
+		}
+	}
 	hts_set_log_level(HTS_LOG_OFF);  /* a damaged input is the reader's to report, in one line */
 	BGZF *fp = bgzf_open(path, "r");
 	if (!fp) return 0;
-	*packed = bgzf_compression(fp) != 0;
-	*size = (double)sb.st_size;
-	const ssize_t n = bgzf_read(fp, buf, PEEK_BYTES);
+	head_reads++;
+	peek_head_t *h = &heads[head_next];
+	head_next ^= 1;
+	h->n = 0;
+	strcpy(h->path, path);
+	h->dev = sb.st_dev; h->ino = sb.st_ino; h->size = sb.st_size; h->mtime = sb.st_mtim;
+	h->packed = bgzf_compression(fp) != 0;
+	h->n = bgzf_read(fp, h->buf, PEEK_BYTES);
 	bgzf_close(fp);
-	return n;
+	*buf = h->buf;
+	*packed = h->packed;
+	*size = (double)sb.st_size;
+	return h->n;
 }
 
 int rio_peek_input(const char *path, rio_peek_t *pk)
 {
 	memset(pk, 0, sizeof *pk);
-	static char buf[PEEK_BYTES];
+	const char *buf = 0;
 	double size = 0;
 	int packed = 0;
-	const ssize_t n = peek_head(path, buf, &size, &packed);
+	const ssize_t n = peek_head(path, &buf, &size, &packed);
 	if (n <= 0) return 0;
 	/* records and bases of the complete records in the head (FASTQ: 4 lines a record) */
 	int64_t recs = 0, bases = 0, line = 0, cur = 0, end = 0;
@@ -59,11 +95,12 @@ int rio_peek_input(const char *path, rio_peek_t *pk)
 
 int64_t rio_peek_varying(const char *path, int64_t *k)
 {
-	static char buf[PEEK_BYTES], seq[2][PEEK_BYTES];
+	static char seq[2][PEEK_BYTES];
 	static unsigned char var[PEEK_BYTES];
+	const char *buf = 0;
 	double size = 0;
 	int packed = 0;
-	const ssize_t n = peek_head(path, buf, &size, &packed);
+	const ssize_t n = peek_head(path, &buf, &size, &packed);
 	*k = 0;
 	if (n <= 0 || buf[0] != '>') return -1;   /* FASTA alignments only */
 	/* each whole record's bases into seq[1], compared with the first's (seq[0]) */
@@ -95,10 +132,10 @@ int64_t rio_peek_varying(const char *path, int64_t *k)
 
 int64_t rio_peek_first(const char *path, char *seq, int64_t cap)
 {
-	static char buf[PEEK_BYTES];
+	const char *buf = 0;
 	double size = 0;
 	int packed = 0;
-	const ssize_t n = cap > 0 ? peek_head(path, buf, &size, &packed) : 0;
+	const ssize_t n = cap > 0 ? peek_head(path, &buf, &size, &packed) : 0;
 	if (n <= 0 || (buf[0] != '>' && buf[0] != '@')) return 0;
 	/* the sequence lines after the header, up to the next record (FASTQ: its one line) */
 	ssize_t i = 0;

@@ -60,6 +60,10 @@ int64_t rio_peek_first(const char *path, char *seq, int64_t cap);
  * column of a large alignment, are not counted), and in *k how many records that is: -1 where fewer than two whole
  * records, or records of unequal lengths. For estimates only. */
 int64_t rio_peek_varying(const char *path, int64_t *k);
+/* The rio_peek_* calls share one read of each file's head (the last two files', kept while
+ * the file is unchanged; one thread only, before the work starts); this counts the reads, for
+ * tests. */
+int rio_peek_reads(void);
 /* Slices the last rio_read_all* of the calling thread was parsed in (1: one stream), and the
  * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);
