@@ -112,16 +112,18 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_FORCE_MPI=1       call MPI_Init even when not started by mpirun/srun
  *   RKTLCS_SPLIT_CELLS=N     lev/lcs: split a pair of >= N cells across the ranks (default 2^32)
  *   RKTLCS_SPLIT_WORDS=a,b,.. lev/lcs split: 64-row words of each rank's slab (tests)
- *   RKTLCS_SPLIT_PLAN=one|band|tree|all|cols  lev/lcs split: rank 0 alone, two banded halves
- *                            (tree: with the path on a tree of every rank), every rank over every
- *                            cell, or ranks 0 and 1 meeting on a column with the others waiting
- *                            (what GPU ranks do from three on), whatever the cost model says (tests)
+ *   RKTLCS_SPLIT_PLAN=one|band|tree|all|cols|spread  lev/lcs split: rank 0 alone, two banded
+ *                            halves (tree: with the path on a tree of every rank), every rank over
+ *                            every cell, or ranks 0 and 1 meeting on a column with the others
+ *                            waiting (what GPU ranks do from three on), whatever the cost model
+ *                            says; spread: several huge pairs each whole on one rank (tests)
  *   RKTLCS_READ_EACH=1       under MPI, every rank reads a regular input file itself instead of
  *                            rank 0 reading and broadcasting it (for parallel file systems)
  *   RKTLCS_RKT_GPU_TWICE=1   Rkt-LCS on the GPU walks each pair of reads from both of them, as
  *                            before walk-once (the baseline of jobs/bench-rkt-gpu.sh); -1: walks
  *                            each pair once whenever it fits, even where most starts survive
  *   RKTLCS_GPU_ONCE_MINB=2   the walk-once kernel without its 64-register cap (benchmarks)
+ *   RKTLCS_GPU_LONG_RW=1|2|4 lev/lcs long kernel: words per lane, not by strips and warps (benchmarks)
  *   RKTLCS_RKT_HOST_SUM=1    Rkt-LCS on several GPU ranks of one node: sum the supports through
  *                            the host and MPI, not between the devices (CUDA IPC)
  *   RKTLCS_ALL_NOFILTER=1    lev --all --max-dist: compute every pair, without the pigeonhole
@@ -162,10 +164,11 @@ typedef struct {
 	double split_cells;       /* lev/lcs under MPI: a pair of at least this many cells is split across the ranks */
 	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
 	int64_t split_chunk;      /* tests: this rank's preferred columns per transfer of a split pair (0: by backend) */
-	int split_plan;           /* tests: how a split pair is computed, 0 by the cost model, 1 one rank, 2 two banded halves, 3 all ranks, 6 ranks 0 and 1 on columns (as GPU ranks), 7 banded tree */
+	int split_plan;           /* tests: how a split pair is computed, 0 by the cost model, 1 one rank, 2 two banded halves, 3 all ranks, 6 ranks 0 and 1 on columns (as GPU ranks), 7 banded tree, 8 huge pairs each on one rank */
 	int read_each;            /* every rank reads a regular input file (default: rank 0 reads and broadcasts) */
 	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
+	int gpu_long_rw;          /* benchmarks: the long kernel's words per lane (0: its own choice) */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int gpu_ranks;            /* Rkt-LCS and hamming under mpirun with GPUs: 0 by the job's size, 1 rank 0's GPU alone, -1 every rank */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */

@@ -71,6 +71,8 @@ for n in 1000 10000 100000; do
 		# both halves with several ranks: pipelines inside each half, on the cut too
 		run "$n bp: $args" 4 "1,1,1,0" $args
 		[ $n -eq 10000 ] && run "$n bp: $args" 5 "" $args
+		# several huge pairs each whole on one rank (what GPU ranks do when that ends sooner)
+		[ $n -eq 10000 ] && RKTLCS_SPLIT_PLAN=spread run "$n bp: $args, each pair on one rank" 3 "" $args
 	done
 done
 # 1 Mb: lcs with the subsequence and the path, and the lev distance, on 2, 3 and 4 ranks
@@ -104,6 +106,22 @@ if [ "$backend" = gpu ]; then
 			done
 		done
 	done
+	# four pairs of one size on 2-4 GPUs: each whole on one rank, not each split in turn on two
+	# GPUs (pair_run.c, pair_spread_huge); with one GPU ranks 0 and 1 would share it (above)
+	if [ "$ngpu" -ge 2 ]; then
+		np=$((ngpu < 4 ? ngpu : 4))
+		gen 100000 11
+		awk '/^>/ { n++ } n == 1' a.fa > a1.fa; awk '/^>/ { n++ } n == 1' b.fa > b1.fa
+		for i in 1 2 3 4; do cat a1.fa; done > a4.fa; for i in 1 2 3 4; do cat b1.fa; done > b4.fa
+		for args in "lev a4.fa b4.fa --path" "lcs a4.fa b4.fa --seq"; do
+			"$cli" $args --backend cpu -q --threads 4 -o ref.tsv || { bad "4 pairs $args: one-rank run failed"; continue; }
+			RKTLCS_SPLIT_PLAN= timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_PLAN \
+				"$cli" $args --backend gpu --threads 1 -v -o np.tsv 2> err
+			rc=$? want="4 pairs over the split's size: each whole on one rank"
+			[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "$want" err && ok "4 pairs of 100 kb: $args np=$np, model's plan: $want" \
+				|| bad "4 pairs of 100 kb: $args np=$np: exit $rc $(grep -m1 'split: [0-9]' err | cut -c 1-200) $(grep -m1 'rror' err) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+		done
+	fi
 fi
 echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -137,10 +137,11 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_SPLIT_WORDS")) && *v) rk_tune.split_words = v;
 	if ((v = getenv("RKTLCS_SPLIT_CHUNK")) && *v) rk_tune.split_chunk = atoll(v);
 	if ((v = getenv("RKTLCS_SPLIT_PLAN")) && *v)
-		rk_tune.split_plan = !strcmp(v, "one") ? 1 : !strcmp(v, "band") ? 2 : !strcmp(v, "all") ? 3 : !strcmp(v, "cols") ? 6 : !strcmp(v, "tree") ? 7 : 0;
+		rk_tune.split_plan = !strcmp(v, "one") ? 1 : !strcmp(v, "band") ? 2 : !strcmp(v, "all") ? 3 : !strcmp(v, "cols") ? 6 : !strcmp(v, "tree") ? 7 : !strcmp(v, "spread") ? 8 : 0;
 	if ((v = getenv("RKTLCS_READ_EACH")) && *v) rk_tune.read_each = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_GPU_TWICE")) && *v) rk_tune.rkt_gpu_twice = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);
+	if ((v = getenv("RKTLCS_GPU_LONG_RW")) && *v) rk_tune.gpu_long_rw = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_HOST_SUM")) && *v) rk_tune.rkt_host_sum = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_RANKS")) && *v) rk_tune.gpu_ranks = !strcmp(v, "one") ? 1 : !strcmp(v, "all") ? -1 : 0;
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);

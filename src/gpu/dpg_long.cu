@@ -77,7 +77,7 @@ static int long_words(dctx_t *X, const lshape_t *sh, int64_t np, int nc, int64_t
 {
 	const int mode = X->mode, banded = sh->banded;
 	const int64_t *ns_of = sh->ns_of, *G_of = sh->G_of, conc = sh->conc, minla = sh->minla;
-	int rw = rgpu_dp_tune.long_rw;
+	int rw = rgpu_dp_tune.long_rw ? rgpu_dp_tune.long_rw : rk_tune.gpu_long_rw;
 	*Gcap = INT64_MAX;
 	if (rw != 1 && rw != 2 && rw != 4) {
 		/* Fewest rounds of strips over the resident warps first: a second round runs on what is

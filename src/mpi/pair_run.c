@@ -746,6 +746,44 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
 	return st;
 }
 
+/* Several huge pairs on GPU ranks (two assemblies compared chromosome by chromosome): each
+ * whole on one rank, the ranks' shares as pair_items cuts its first round, when that ends
+ * sooner than each pair split in turn. A split speeds its pair up at most 1.9x on GPU ranks:
+ * two GPUs meet on a column and the others wait (10 Mb random, 1.5-1.9x); a rank alone on its
+ * pair runs at the one-rank rate, and ranks sharing a GPU count as their GPUs. Not on CPU
+ * ranks, whose split keeps every rank busy: 4 random pairs of 300 kb at np 2 on the 2-core CI
+ * machine took 3.56 s split and 4.47 s spread (np 1 7.3 s). Collective, the same on every
+ * rank (the costs are everyone's); RKTLCS_SPLIT_PLAN=spread forces it (tests). */
+static int pair_spread_huge(pair_job_t *j)
+{
+	const rmpi_t *w = j->w;
+	const int R = w->size, gpu = rmpi_any(w, j->be.use_gpu);
+	if (rk_tune.split_plan == 8) return 1;
+	if (!gpu) return 0;
+	double huge = 0, small = 0;
+	int64_t n_huge = 0;
+	for (int64_t q = 0; q < j->n_items; q++) {
+		if (j->cost[q] >= rk_tune.split_cells) { huge += j->cost[q]; n_huge++; }
+		else small += j->cost[q];
+	}
+	if (n_huge < 2 || j->n_items > PAIR_FIRST * R) return 0;   /* one round of pair_items: the shares below */
+	int64_t *b = j->bounds;   /* pair_items' room, R + 1 */
+	rmpi_pace_split(&j->pace, j->cost, j->n_items, b);
+	double most = 0;
+	for (int r = 0; r < R; r++) {
+		double c = 0;
+		for (int64_t q = b[r]; q < b[r + 1]; q++) c += j->cost[q];
+		if (c > most) most = c;
+	}
+	const int nd = rgpu_node_devices(), share = nd > 0 && w->local_size > nd ? (w->local_size + nd - 1) / nd : 1;
+	const double spread = most * share, split = huge / 1.9 + small / R;
+	if (w->rank == 0)
+		rk_debug("split: %lld pairs over the split's size: %s (cells of the busiest rank %.3g%s, split in turn %.3g)", (long long)n_huge,
+		         spread < split ? "each whole on one rank" : "each split over the ranks in turn", most, share > 1 ? " on a shared GPU" : "",
+		         split);
+	return spread < split;
+}
+
 /* every item in order: huge pairs split across the ranks, runs of the others between them */
 static rk_status_t pair_all_items(pair_job_t *j)
 {
@@ -761,6 +799,7 @@ static rk_status_t pair_all_items(pair_job_t *j)
 		no_split = 1;
 		if (j->w->rank == 0) rk_debug("split: ranks 0 and 1 share one GPU: each pair on one rank, as with one rank (RKTLCS_SPLIT_PLAN splits it)");
 	}
+	if (!no_split && huge && (rk_tune.split_plan == 8 || (!rk_tune.split_plan && !rk_tune.split_words))) no_split = pair_spread_huge(j);
 	for (int64_t q0 = 0; q0 < j->n_items && !st;) {
 		if (!no_split && j->cost[q0] >= rk_tune.split_cells) {
 			st = pair_split_one(j, q0++);
