@@ -255,6 +255,9 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	const double t_main = rk_realtime();
 	if (want_gpu) rgpu_before_cuda();
 	if (hint >= 0 && !peers) rgpu_visible_own(hint);
+	/* MPI_Init sets environment variables while the driver's getenv runs on the context's
+	 * thread: core/env.c's setenv never frees an array a reader may walk (glibc's did: a
+	 * segfault in cuInit, one run of 36 at np 4 on 4 H200) */
 	if (hint >= 0) rgpu_warm_start(hint);
 	if ((st = rmpi_init(&w, 0, 0)) != RK_OK) { rgpu_warm_drop(); rk_err("%s", rk_error()); return rk_exit_code(st); }
 	const double t_init = rk_realtime() - t_main;

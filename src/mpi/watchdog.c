@@ -17,6 +17,8 @@ static int rmpi_wd_done, rmpi_wd_on;
 static double rmpi_wd_limit;
 static const char *volatile rmpi_wd_stage = "start";
 
+static const char *rmpi_wd_who = "?";   /* the rank, read before the thread starts: getenv
+                                         * races MPI_Init's setenv on another thread */
 static const char *rmpi_wd_rank(void)
 {
 	static const char *vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID", 0 };
@@ -44,7 +46,7 @@ static void *rmpi_wd_main(void *arg)
 	int n = snprintf(msg, sizeof msg,
 	                 "[rktlcs] error: rank %s: MPI start-up did not finish within %.0f s (stuck in %s); ending the job "
 	                 "(another rank may have failed to start; RKTLCS_START_TIMEOUT sets the limit)\n",
-	                 rmpi_wd_rank(), rmpi_wd_limit, rmpi_wd_stage);
+	                 rmpi_wd_who, rmpi_wd_limit, rmpi_wd_stage);
 	ssize_t r = write(STDERR_FILENO, msg, n > 0 && n < (int)sizeof msg ? (size_t)n : strlen(msg));
 	(void)r;
 	_exit(2);
@@ -53,6 +55,7 @@ static void *rmpi_wd_main(void *arg)
 void rmpi_watch_start(double seconds)
 {
 	if (seconds <= 0 || rmpi_wd_on) return;
+	rmpi_wd_who = rmpi_wd_rank();
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
