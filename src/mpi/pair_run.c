@@ -750,16 +750,19 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
  * whole on one rank, the ranks' shares as pair_items cuts its first round, when that ends
  * sooner than each pair split in turn. A split speeds its pair up at most 1.9x on GPU ranks:
  * two GPUs meet on a column and the others wait (10 Mb random, 1.5-1.9x); a rank alone on its
- * pair runs at the one-rank rate, and ranks sharing a GPU count as their GPUs. Not on CPU
- * ranks, whose split keeps every rank busy: 4 random pairs of 300 kb at np 2 on the 2-core CI
- * machine took 3.56 s split and 4.47 s spread (np 1 7.3 s). Collective, the same on every
- * rank (the costs are everyone's); RKTLCS_SPLIT_PLAN=spread forces it (tests). */
+ * pair runs at the one-rank rate, and ranks sharing a GPU count as their GPUs. Not where any
+ * rank computes on its CPU. CPU ranks' split keeps every rank busy: 4 random pairs of 300 kb
+ * at np 2 on the 2-core CI machine took 3.56 s split and 4.47 s spread (np 1 7.3 s).
+ * Collective, the same on every rank (the costs are everyone's); RKTLCS_SPLIT_PLAN=spread
+ * forces it (tests). */
 static int pair_spread_huge(pair_job_t *j)
 {
 	const rmpi_t *w = j->w;
-	const int R = w->size, gpu = rmpi_any(w, j->be.use_gpu);
+	const int R = w->size, all_gpu = !rmpi_any(w, !j->be.use_gpu);
 	if (rk_tune.split_plan == 8) return 1;
-	if (!gpu) return 0;
+	/* every rank on a GPU: a whole 10 Mb pair on a CPU rank beside GPU ranks (auto on a node
+	 * without a device) would take minutes where the split leaves it to ranks 0 and 1 */
+	if (!all_gpu) return 0;
 	double huge = 0, small = 0;
 	int64_t n_huge = 0;
 	for (int64_t q = 0; q < j->n_items; q++) {
