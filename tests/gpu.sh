@@ -76,6 +76,23 @@ for c in "r200.fa -k 3 -t 5 -tau 15 --candidates $tmp/ac.tsv" "hamming @mers46_p
 	rm -f "$tmp/ac_ref.tsv" "$tmp/ac.tsv"
 	[ $same = 1 ] && ok "auto answered gpu and cpu: identical output: $c" || bad "auto gpu/cpu: output or backend differs: $c"
 done
+# a host whose cores other work keeps busy: auto probes its CPU threads for a long pair
+# (RKTLCS_PROBE=1 probes this small one too) and takes the GPU beside 2 busy processes a core,
+# where the CPU's wavefront would take many times its estimate; on an idle host the CPU
+"$gen" 1 1000000 1 4 "$tmp/ha.fa" "$tmp/hb.fa" > /dev/null
+"$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" --backend cpu -q -o "$tmp/hp_ref"
+RKTLCS_PROBE=1 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" -v -o "$tmp/hp_idle" 2> "$tmp/hp_idle.err"; ri=$?
+hogs=()
+trap 'kill "${hogs[@]}" 2> /dev/null' EXIT
+for i in $(seq $((2 * $(nproc)))); do (while :; do :; done) & hogs+=($!); done
+sleep 0.5
+RKTLCS_PROBE=1 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" -v -o "$tmp/hp_busy" 2> "$tmp/hp_busy.err"; rb=$?
+kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
+pi=$(grep -o 'auto on rank 0 (long pair).*' "$tmp/hp_idle.err") pb=$(grep -o 'auto on rank 0 (long pair).*' "$tmp/hp_busy.err")
+sb=$(grep -o 'given [0-9.]* of the wall' "$tmp/hp_busy.err")
+[ $ri = 0 ] && [ $rb = 0 ] && cmp -s "$tmp/hp_ref" "$tmp/hp_idle" && cmp -s "$tmp/hp_ref" "$tmp/hp_busy" && grep -q 'the CPU$' <<< "$pi" \
+	&& grep -q 'the GPU$' <<< "$pb" && ok "auto on a busy host ($sb): $pb; idle: $pi" \
+	|| bad "auto on a busy host: exit $ri/$rb, idle: $pi; busy ($sb): $pb"
 # each rank sees only its own GPU where it maps no other's memory: -v names it (several GPUs)
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 for np in 1 4; do

@@ -46,13 +46,11 @@ static size_t env_find(char **e, const char *name, size_t nl, int *found)
 	return n;
 }
 
-/* s ("name=value", name nl bytes) as the variable: in place of the old one, or added at the
- * end. 0, or -1 out of memory. Under env_mu. */
-static int env_put(char *s, size_t nl)
+/* s ("name=value") as the variable at index n of environ (env_find's): in place of the old
+ * one (found), or added at the end. 0, or -1 out of memory. Under env_mu. */
+static int env_set(char *s, size_t n, int found)
 {
 	char **e = environ;
-	int found;
-	const size_t n = env_find(e, s, nl, &found);
 	if (found) { __atomic_store_n(&e[n], s, __ATOMIC_RELEASE); return 0; }
 	if (e != env_own || n + 2 > env_cap) {
 		const size_t cap = 2 * (n + 2) < 64 ? 64 : 2 * (n + 2);
@@ -76,7 +74,7 @@ int setenv(const char *name, const char *value, int overwrite)
 	const size_t nl = strlen(name), vl = strlen(value);
 	int found, r = 0;
 	pthread_mutex_lock(&env_mu);
-	env_find(environ, name, nl, &found);
+	const size_t n = env_find(environ, name, nl, &found);
 	if (!found || overwrite) {
 		char *s = env_alloc(nl + vl + 2);
 		if (s) {
@@ -84,7 +82,7 @@ int setenv(const char *name, const char *value, int overwrite)
 			s[nl] = '=';
 			memcpy(s + nl + 1, value, vl + 1);
 		}
-		r = s ? env_put(s, nl) : -1;
+		r = s ? env_set(s, n, found) : -1;
 	}
 	pthread_mutex_unlock(&env_mu);
 	if (r) errno = ENOMEM;
@@ -111,8 +109,10 @@ int putenv(char *string)
 	const char *eq = strchr(string, '=');
 	if (!eq) return unsetenv(string);   /* glibc: "NAME" alone removes NAME */
 	if (eq == string) { errno = EINVAL; return -1; }
+	int found;
 	pthread_mutex_lock(&env_mu);
-	const int r = env_put(string, (size_t)(eq - string));
+	const size_t n = env_find(environ, string, (size_t)(eq - string), &found);
+	const int r = env_set(string, n, found);
 	pthread_mutex_unlock(&env_mu);
 	if (r) errno = ENOMEM;
 	return r;

@@ -34,28 +34,25 @@ static ssize_t peek_head(const char *path, const char **buf, double *size, int *
 {
 	struct stat sb;
 	if (!path || !strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || strlen(path) >= sizeof heads[0].path) return 0;
-	for (int i = 0; i < 2; i++) {
-		peek_head_t *h = &heads[i];
-		if (h->n > 0 && !strcmp(h->path, path) && h->dev == sb.st_dev && h->ino == sb.st_ino && h->size == sb.st_size &&
-		    h->mtime.tv_sec == sb.st_mtim.tv_sec && h->mtime.tv_nsec == sb.st_mtim.tv_nsec) {
-			*buf = h->buf;
-			*packed = h->packed;
-			*size = (double)sb.st_size;
-			return h->n;
-		}
+	peek_head_t *h = 0;
+	for (int i = 0; i < 2 && !h; i++)
+		if (heads[i].n > 0 && !strcmp(heads[i].path, path) && heads[i].dev == sb.st_dev && heads[i].ino == sb.st_ino &&
+		    heads[i].size == sb.st_size && heads[i].mtime.tv_sec == sb.st_mtim.tv_sec && heads[i].mtime.tv_nsec == sb.st_mtim.tv_nsec)
+			h = &heads[i];
+	if (!h) {
+		hts_set_log_level(HTS_LOG_OFF);  /* a damaged input is the reader's to report, in one line */
+		BGZF *fp = bgzf_open(path, "r");
+		if (!fp) return 0;
+		head_reads++;
+		h = &heads[head_next];
+		head_next ^= 1;
+		h->n = 0;
+		strcpy(h->path, path);
+		h->dev = sb.st_dev; h->ino = sb.st_ino; h->size = sb.st_size; h->mtime = sb.st_mtim;
+		h->packed = bgzf_compression(fp) != 0;
+		h->n = bgzf_read(fp, h->buf, PEEK_BYTES);
+		bgzf_close(fp);
 	}
-	hts_set_log_level(HTS_LOG_OFF);  /* a damaged input is the reader's to report, in one line */
-	BGZF *fp = bgzf_open(path, "r");
-	if (!fp) return 0;
-	head_reads++;
-	peek_head_t *h = &heads[head_next];
-	head_next ^= 1;
-	h->n = 0;
-	strcpy(h->path, path);
-	h->dev = sb.st_dev; h->ino = sb.st_ino; h->size = sb.st_size; h->mtime = sb.st_mtim;
-	h->packed = bgzf_compression(fp) != 0;
-	h->n = bgzf_read(fp, h->buf, PEEK_BYTES);
-	bgzf_close(fp);
 	*buf = h->buf;
 	*packed = h->packed;
 	*size = (double)sb.st_size;

@@ -1,4 +1,7 @@
 /* The backend policy every mode shares (rmpi.h). */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -6,6 +9,10 @@
 #include "algo/aln.h"
 
 #define RMPI_START_NOMINAL 0.3  /* s a context takes to start (one visible H100/H200: 0.2-0.3 s) */
+#define PROBE_MIN_S 0.2     /* a CPU estimate this long or longer pays for a probe of its threads (10 ms) */
+#define PROBE_MS 10.0       /* a shorter probe sees less of a busy host: new threads run first (3 ms: 0.96 for a fair 0.5) */
+#define PROBE_REACH 50.0    /* ... where a CPU this many times slower would lose: the wavefront's worst, 42-50x */
+#define PROBE_HEALTHY 0.9   /* a share under this is probed again (cost.c's SHARE_HEALTHY) */
 #define BACKEND_UNNAMED "not started on this rank"   /* backend_defer's name, until rmpi_backend_name */
 
 /* The device this rank uses, by name, once the driver is up: 0 devices means none after all. */
@@ -87,6 +94,53 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	return RK_OK;
 }
 
+/* The CPUs this process may run on */
+static int backend_cores(void)
+{
+	cpu_set_t set;
+	const long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+	return n > 0 ? (int)n : 1;
+}
+
+/* The share of its threads the host gives this job now (be->cpu_share, probed once: probe.c),
+ * for a long pair whose CPU estimate tc is long enough to pay for a probe (PROBE_MS) and, with
+ * the GPU's estimate tg, close enough to lose. Only a long pair's wavefront collapses on a busy
+ * host (Round 15, 16 cores beside 16 busy processes: lcs of a 10 Mb pair 42x its time); work
+ * taken from a queue loses its share, at most 2x there, which is not worth 15 ms of every run
+ * on a healthy host. 0: not probed. RKTLCS_PROBE=1 probes any job (benchmarks), =0 none. */
+static double backend_share(const rmpi_t *w, const rmpi_cost_t *job, double tg, double tc, rmpi_be_t *be)
+{
+	const char *env = getenv("RKTLCS_PROBE");
+	const int force = env && *env == '1';
+	if (be->cpu_share > 0) return be->cpu_share;
+	if ((env && *env == '0') || (!force && (job->kind != RMPI_W_DP_LONG || tc < PROBE_MIN_S || tg > tc * PROBE_REACH))) return 0;
+	const int th = job->threads >= 1 ? (int)job->threads : 1;
+	const double t0 = rk_realtime();
+	double least;
+	be->cpu_share = rmpi_cpu_share(th, PROBE_MS, &least);
+	/* a host's passing work (the CI VM's neighbours: 0.5-0.8 one probe in four, idle) rarely
+	 * holds for a second probe; busy processes do */
+	if (be->cpu_share < PROBE_HEALTHY) {
+		double l2;
+		const double s2 = rmpi_cpu_share(th, PROBE_MS, &l2);
+		if (s2 > be->cpu_share) { be->cpu_share = s2; least = l2; }
+	}
+	rk_debug("rank %d: %d CPU thread%s given %.2f of the wall (least %.2f; %.1f ms)", w->rank, th, th == 1 ? "" : "s", be->cpu_share,
+	         least, (rk_realtime() - t0) * 1e3);
+	return be->cpu_share;
+}
+
+/* auto chose the CPU: on a host whose cores other work keeps busy its rates do not hold. The
+ * estimate tc scaled by what the probe found; 1 when the GPU then finishes first. */
+static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, double *tc, rmpi_be_t *be)
+{
+	const double share = backend_share(w, job, tg, *tc, be);
+	if (!(share > 0)) return 0;
+	*tc *= rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, backend_cores(), share);
+	return tg < *tc;
+}
+
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be)
 {
 	static const char *kinds[RMPI_W_KINDS] = { "Rkt-LCS", "hamming", "pairs", "long pair", "--all" };
@@ -108,6 +162,7 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	double tg, tc, left = rgpu_warm_left_s(RMPI_START_NOMINAL);
 	int gpu = rmpi_cost_pick(job, &r, left, &tg, &tc);
 	if (forced && *forced) gpu = !strcmp(forced, "gpu");
+	else if (!gpu) gpu = backend_probe(w, job, tg, &tc, be);
 	rk_debug("auto on rank %d (%s): gpu %.3g s (start-up %.3g s left), cpu %.3g s on %g thread%s: the %s", w->rank,
 	         kinds[job->kind], tg, left, tc, job->threads, job->threads == 1 ? "" : "s", gpu ? "GPU" : "CPU");
 	if (!gpu) {

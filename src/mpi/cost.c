@@ -101,6 +101,34 @@ double rmpi_cost_band_speed(double n)
 	return pow(m, 0.75) * (1 + 0.25 * (n > m ? n - m : 0) / 16);
 }
 
+#define SHARE_HEALTHY 0.9   /* a probe's share from which the host counts as free */
+#define SHARE_EXCESS 0.05   /* what a probe of 10 ms gets over its fair share (new threads run first) */
+
+static double share_fair(double share)
+{
+	const double s = share < SHARE_HEALTHY ? share - SHARE_EXCESS : share > 1 ? 1 : share;
+	return s < 0.05 ? 0.05 : s;
+}
+
+int rmpi_cost_free_threads(int threads, int cores, double share)
+{
+	if (threads <= 1 || share >= SHARE_HEALTHY) return threads < 1 ? 1 : threads;
+	if (cores < 1) cores = threads;
+	/* load = cores / fair - threads busy threads besides ours; the free cores are cores - load */
+	const double f = cores + threads - cores / share_fair(share);
+	return f >= threads ? threads : f < 1 ? 1 : (int)f;
+}
+
+double rmpi_cost_slowdown(rmpi_work_t kind, int threads, int cores, double share)
+{
+	const double s = share_fair(share);
+	if (kind != RMPI_W_DP_LONG) return 1 / s;
+	const int f = rmpi_cost_free_threads(threads, cores, share);
+	if (f >= threads) return 1;
+	/* f threads on cores of their own; one alone shares its core besides */
+	return rmpi_cost_band_speed(threads) / rmpi_cost_band_speed(f) / (f > 1 ? 1 : s);
+}
+
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
 {
 	return threads < 1 ? 1 : r->cpu_par > 0 && threads > r->cpu_par ? r->cpu_par : threads;

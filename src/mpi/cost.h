@@ -55,6 +55,18 @@ void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path);
 double rmpi_cost_band_speed(double n);
 /* The threads a job of r's kind keeps busy out of `threads` (at least 1, at most r->cpu_par) */
 double rmpi_cost_threads(const rmpi_rates_t *r, double threads);
+/* The threads of `threads` that would have a core each on a host of `cores` CPUs whose probe
+ * (rmpi_cpu_share) gave each of `threads` spinning threads `share` of the wall: all of them from
+ * a share of 0.9 on; below, the cores other work leaves free, from share = cores / (threads +
+ * load) less the probe's excess over that fair share (0.05; Round 15's 16 threads on 16 cores
+ * beside 8 busy processes got 0.60-0.78, fair 0.67, beside 16 0.50-0.60, fair 0.5). At least 1. */
+int rmpi_cost_free_threads(int threads, int cores, double share);
+/* How many times longer a job of `kind` on `threads` threads takes on that host than the rates
+ * say: 1 / share (less the excess) where threads take work as it comes; a long pair's wavefront,
+ * whose threads hand each other columns and lose far more than their share of a shared core (16
+ * threads beside 16 busy processes: 42x), is counted as if on rmpi_cost_free_threads' threads
+ * (fewer threads would not lose so much: the CPU backend still runs all it was given). */
+double rmpi_cost_slowdown(rmpi_work_t kind, int threads, int cores, double share);
 /* Both estimates, in seconds; start_left is the GPU start-up still to come. Returns 1 when the
  * GPU finishes first. */
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu);

@@ -211,6 +211,7 @@ typedef struct {
 	rgpu_stats_t stats;
 	char name[128];         /* device name, for the summary */
 	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides; --backend gpu: it names the device */
+	double cpu_share;       /* what the host gives the CPU threads now (probe.c; 0: not measured) */
 } rmpi_be_t;
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
@@ -246,6 +247,10 @@ int rmpi_guess_ham_ranks(const char *input);
  * compute nothing); 0 otherwise, every rank then on the CPU where the job was rank 0's.
  * Collective. */
 int rmpi_backend_solo(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be);
+/* probe.c: the mean share of the wall that `threads` threads spinning for `ms` are given now
+ * (1: all of it; 1 if they cannot be started); *least (may be NULL) the least any thread got.
+ * Takes about ms of wall. */
+double rmpi_cpu_share(int threads, double ms, double *least);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */

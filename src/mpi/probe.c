@@ -1,0 +1,50 @@
+/* How much of its CPU threads a process gets now (rmpi.h, rmpi_cpu_share): auto's rates are a
+ * healthy host's, and a host whose cores other work keeps busy gives less. Round 13 met one:
+ * a 4 x H200 node two minutes after boot (load 24 on 64 cores) took 4.63 s for a long pair on
+ * 64 threads that 32 threads did in 0.54 s, and auto, counting 64 threads, took the CPU at 3.2x
+ * the GPU's wall. The threads here spin as the CPU kernels would and read their own CPU clocks:
+ * what they were given of the wall is what the kernels would be given. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <time.h>
+#include <omp.h>
+#include "mpi/rmpi.h"
+
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* this thread's share of ms of wall spent spinning */
+static double probe_spin(double ms)
+{
+	const double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	double w = w0;
+	volatile uint64_t x = 1;
+	while ((w = clock_s(CLOCK_MONOTONIC)) - w0 < ms * 1e-3)
+		for (int i = 0; i < 2000; i++) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	const double s = (clock_s(CLOCK_THREAD_CPUTIME_ID) - c0) / (w - w0);
+	return s < 0 ? 0 : s > 1 ? 1 : s;
+}
+
+double rmpi_cpu_share(int threads, double ms, double *least)
+{
+	if (least) *least = 1;
+	if (threads < 1 || ms <= 0) return 1;
+	double sum = 0, lo = 1;
+	int n = 0;
+	/* the OpenMP team the kernels use: its idle threads would otherwise spin beside the probe's
+	 * (libgomp's wait after a parallel region) and count as a busy host */
+	#pragma omp parallel num_threads(threads) reduction(+ : sum, n) reduction(min : lo)
+	{
+		#pragma omp barrier
+		const double s = probe_spin(ms);
+		sum += s;
+		n++;
+		if (s < lo) lo = s;
+	}
+	if (least) *least = lo;
+	return n > 0 ? sum / n : 1;
+}
