@@ -78,8 +78,10 @@ for c in "r200.fa -k 3 -t 5 -tau 15 --candidates $tmp/ac.tsv" "hamming @mers46_p
 done
 # a host whose cores other work keeps busy: auto probes its CPU threads for a long pair
 # (RKTLCS_PROBE=1 probes this small one too) and takes the GPU beside 2 busy processes a core,
-# where the CPU's wavefront would take many times its estimate; on an idle host the CPU
-"$gen" 1 1000000 1 4 "$tmp/ha.fa" "$tmp/hb.fa" > /dev/null
+# where the CPU's wavefront would take many times its estimate; on an idle host the CPU. A 3 Mb
+# pair 1% apart: the CPU's estimate about a tenth of the GPU's (1 Mb: 0.004 against 0.39 s, too
+# far for any probe to turn)
+"$gen" 1 3000000 1 4 "$tmp/ha.fa" "$tmp/hb.fa" > /dev/null
 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" --backend cpu -q -o "$tmp/hp_ref"
 RKTLCS_PROBE=1 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" -v -o "$tmp/hp_idle" 2> "$tmp/hp_idle.err"; ri=$?
 hogs=()
