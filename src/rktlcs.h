@@ -95,6 +95,7 @@ typedef struct {
 	rk_fmt_t format;        /* --format */
 	int threads;            /* --threads, per rank; 0: cores / ranks on the node */
 	int threads_alone;      /* threads a rank may take while its node's other ranks sleep (set with threads at start) */
+	int threads_given;      /* --threads (or hamming's -j) was on the command line */
 	rk_backend_t backend;   /* --backend; auto: the GPU when usable, else (or on failure) the CPU */
 	uint64_t device_memory; /* --device-memory, bytes per rank; 0: what the device has free */
 	const char *stats;      /* --stats FILE: stage times as JSON (docs/DEVELOPING.md), or NULL */

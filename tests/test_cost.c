@@ -77,6 +77,11 @@ static void check_share(void)
 	const double four = rmpi_cpu_share(4 * n, 40, &least);
 	CHECK(four > 0.05 && four < 0.6 && least <= four, "%d threads on %d cores given %.3f each (least %.3f)", 4 * n, n, four, least);
 	CHECK(rmpi_cpu_share(0, 10, 0) == 1 && rmpi_cpu_share(2, 0, 0) == 1, "no threads or no time: not measured, 1");
+	/* halving from 4n threads given a quarter each: never more threads than cores (this
+	 * machine's other work may leave fewer), and no probe where the first share was healthy */
+	const int fr = rmpi_cpu_free(4 * n, 20, four);
+	CHECK(fr >= 1 && fr <= n, "%d threads on %d cores given %.3f: %d free", 4 * n, n, four, fr);
+	CHECK(rmpi_cpu_free(4 * n, 20, 0.95) == 4 * n && rmpi_cpu_free(0, 20, 0.1) == 1, "a healthy share keeps the threads");
 	for (int k = 0; k < RMPI_W_KINDS; k++) {
 		CHECK(rmpi_cost_slowdown((rmpi_work_t)k, 16, 16, 1) == 1, "kind %d: a healthy host slows nothing", k);
 		double last = 1;

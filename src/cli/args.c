@@ -92,6 +92,7 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 	else if (rcli_is(a, "--threads", "-@")) {
 		/* clamped to the CPUs, with one warning naming this value, by rmpi_threads */
 		if ((*st = rcli_int(a, 1, INT64_MAX, &x)) == RK_OK) c->threads = x > INT_MAX ? INT_MAX : (int)x;
+		c->threads_given = 1;
 	} else if (rcli_is(a, "--format", 0)) {
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!strcmp(v, "tsv")) c->format = RK_FMT_TSV;

@@ -46,7 +46,7 @@ static int ham_opt(void *op, rcli_args_t *a, rk_status_t *st)
 	else if (rcli_is(a, "-m", 0)) o->lay.molten = 1;
 	else if (rcli_is(a, "-L", 0)) o->lay.lower = 1;
 	else if (rcli_is(a, "-t", 0)) o->lay.header = 1;
-	else if (rcli_is(a, "-j", 0)) { if ((*st = rcli_int(a, 1, INT32_MAX, &x)) == RK_OK) o->c.threads = (int)x; }
+	else if (rcli_is(a, "-j", 0)) { if ((*st = rcli_int(a, 1, INT32_MAX, &x)) == RK_OK) o->c.threads = (int)x; o->c.threads_given = 1; }
 	else if (rcli_is(a, "-x", 0)) { if ((*st = rcli_int(a, 1, UINT32_MAX - 1, &x)) == RK_OK) o->algo.cap = (uint32_t)x; }
 	else if (rcli_is(a, "--max-dist", 0)) *st = rcli_int(a, 0, UINT32_MAX - 1, &o->lay.max_dist);
 	else return 0;

@@ -12,7 +12,7 @@
 #define PROBE_MIN_S 0.2     /* a CPU estimate this long or longer pays for a probe of its threads (10 ms) */
 #define PROBE_MS 10.0       /* a shorter probe sees less of a busy host: new threads run first (3 ms: 0.96 for a fair 0.5) */
 #define PROBE_REACH 50.0    /* ... where a CPU this many times slower would lose: the wavefront's worst, 42-50x */
-#define PROBE_HEALTHY 0.9   /* a share under this is probed again (cost.c's SHARE_HEALTHY) */
+#define PROBE_HEALTHY RMPI_SHARE_FREE   /* a share under this is probed again (cost.c's SHARE_HEALTHY) */
 #define BACKEND_UNNAMED "not started on this rank"   /* backend_defer's name, until rmpi_backend_name */
 
 /* The device this rank uses, by name, once the driver is up: 0 devices means none after all. */
@@ -139,6 +139,26 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 	if (!(share > 0)) return 0;
 	*tc *= rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, backend_cores(), share);
 	return tg < *tc;
+}
+
+int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads)
+{
+	if (job->kind != RMPI_W_DP_LONG || be->use_gpu || threads <= 1 || c->threads_given || getenv("OMP_NUM_THREADS") || w->size > 1)
+		return threads;
+	if (!(be->cpu_share > 0)) {
+		rmpi_rates_t r;
+		double tg, tc;
+		const int lv = aln_simd_level(-1);
+		rmpi_rates_for(job->kind, 0, lv >= 3 ? 512 : lv == 2 ? 256 : 64, &r);
+		rmpi_cost_pick(job, &r, 0, &tg, &tc);
+		if (!(backend_share(w, job, 0, tc, be) > 0)) return threads;
+	}
+	const double t0 = rk_realtime();
+	const int f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
+	if (f < threads)
+		rk_info("the host's cores are busy (%d threads given %.2f of the wall): the long pair on %d thread%s (%.0f ms to find); "
+		        "--threads sets them", threads, be->cpu_share, f, f == 1 ? "" : "s", (rk_realtime() - t0) * 1e3);
+	return f;
 }
 
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be)

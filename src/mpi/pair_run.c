@@ -84,6 +84,7 @@ typedef struct pair_job_s {
 	rio_reads_t A, B;
 	const rio_reads_t *Bp;    /* the second sequence of a pair: B, or A with --all */
 	rmpi_be_t be;
+	rmpi_cost_t cj;           /* this rank's share of the job, as auto weighs it (pair_backend_cost) */
 	int nth;
 	int64_t n_items, n_rows, n_split;
 	double *cost;             /* the split's cost of each item */
@@ -499,6 +500,7 @@ static void pair_backend_cost(pair_job_t *j)
 	 * against the CPU's bounded search: ~50x the work */
 	if (s->mode.want_ends) cj.gpu_x *= 50;
 	rmpi_backend_cost(j->w, s->c, &cj, &j->be);
+	j->cj = cj;
 }
 
 /* --all on the CPU: the code planes of every read once, not of both reads of every pair */
@@ -519,6 +521,7 @@ static rk_status_t pair_open(pair_job_t *j)
 {
 	rk_status_t st = RK_OK;
 	j->nth = j->be.g.n_threads = rmpi_threads(j->w, j->s->c);
+	j->nth = rmpi_threads_free(j->w, j->s->c, &j->cj, &j->be, j->nth);
 	for (int b = 0; b < PAIR_NBLK; b++) {
 		j->blk[b].ai = malloc(sizeof *j->blk[b].ai * PAIR_BLOCK_PAIRS_GPU);
 		j->blk[b].bi = malloc(sizeof *j->blk[b].bi * PAIR_BLOCK_PAIRS_GPU);

@@ -48,3 +48,15 @@ double rmpi_cpu_share(int threads, double ms, double *least)
 	if (least) *least = lo;
 	return n > 0 ? sum / n : 1;
 }
+
+int rmpi_cpu_free(int threads, double ms, double share)
+{
+	int t = threads < 1 ? 1 : threads;
+	/* halving: beside L busy threads on C cores, t threads get about C / (t + L) each, so the
+	 * first t given nearly all of the wall is at most the free cores and at least half of them */
+	while (share < RMPI_SHARE_FREE && t > 1) {
+		t /= 2;
+		share = rmpi_cpu_share(t, ms, 0);
+	}
+	return t;
+}

@@ -251,6 +251,16 @@ int rmpi_backend_solo(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be);
  * (1: all of it; 1 if they cannot be started); *least (may be NULL) the least any thread got.
  * Takes about ms of wall. */
 double rmpi_cpu_share(int threads, double ms, double *least);
+/* The most threads, halving from `threads` (whose probe gave `share`), that the host gives
+ * RMPI_SHARE_FREE of the wall: a long pair's wavefront on more threads than free cores takes
+ * many times longer (cost.h). Takes ms for each halving. */
+#define RMPI_SHARE_FREE 0.9
+int rmpi_cpu_free(int threads, double ms, double share);
+/* The threads a rank computes one long pair with on the CPU (job: its share, as auto weighs
+ * it): `threads`, or fewer where the user set none (--threads, OMP_NUM_THREADS), the process is
+ * alone, the CPU's estimate pays for a probe and the probe finds the host's cores busy
+ * (rmpi_cpu_free). Says so. */
+int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */
