@@ -65,7 +65,7 @@ int rmpi_cost_free_threads(int threads, int cores, double share);
  * say: 1 / share (less the excess) where threads take work as it comes; a long pair's wavefront,
  * whose threads hand each other columns and lose far more than their share of a shared core (16
  * threads beside 16 busy processes: 42x), is counted as if on rmpi_cost_free_threads' threads
- * (fewer threads would not lose so much: the CPU backend still runs all it was given). */
+ * (auto's estimate; a process alone then runs on the threads rmpi_cpu_free finds, rmpi.h). */
 double rmpi_cost_slowdown(rmpi_work_t kind, int threads, int cores, double share);
 /* Both estimates, in seconds; start_left is the GPU start-up still to come. Returns 1 when the
  * GPU finishes first. */

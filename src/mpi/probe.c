@@ -1,4 +1,5 @@
-/* How much of its CPU threads a process gets now (rmpi.h, rmpi_cpu_share): auto's rates are a
+/* How much of its CPU threads a process gets now, and how many it can run without sharing
+ * cores (rmpi.h: rmpi_cpu_share, rmpi_cpu_free): auto's rates are a
  * healthy host's, and a host whose cores other work keeps busy gives less. Round 13 met one:
  * a 4 x H200 node two minutes after boot (load 24 on 64 cores) took 4.63 s for a long pair on
  * 64 threads that 32 threads did in 0.54 s, and auto, counting 64 threads, took the CPU at 3.2x
