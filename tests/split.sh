@@ -123,5 +123,23 @@ if [ "$backend" = gpu ]; then
 		done
 	fi
 fi
+# a busy host (issue 29): one long pair on the CPU of a process alone runs on the threads a
+# halving probe finds free and says so (RKTLCS_PROBE=1 probes this small pair too), output equal
+# to one thread's; --threads keeps the threads given
+if [ "$backend" = cpu ] && [ "$(nproc)" -ge 2 ]; then
+	gen 200000 41
+	"$cli" lcs a.fa b.fa --seq --threads 1 -q -o bz_ref.tsv
+	hogs=()
+	trap 'kill "${hogs[@]}" 2> /dev/null' EXIT
+	for i in $(seq $((3 * $(nproc)))); do (while :; do :; done) & hogs+=($!); done
+	sleep 0.3
+	RKTLCS_PROBE=1 "$cli" lcs a.fa b.fa --seq -o bz.tsv 2> bz.err; r1=$?
+	RKTLCS_PROBE=1 "$cli" lcs a.fa b.fa --seq --threads 2 -o bzt.tsv 2> bzt.err; r2=$?
+	kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
+	said=$(grep -o 'the host.s cores are busy.*' bz.err)
+	[ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s bz_ref.tsv bz.tsv && cmp -s bz_ref.tsv bzt.tsv && grep -q 'the long pair on [0-9]* thread' <<< "$said" \
+		&& ! grep -q 'cores are busy' bzt.err && ok "busy host: $said; --threads 2 kept" \
+		|| bad "busy host: exit $r1/$r2, said '$said', --threads 2: $(grep -o 'cores are busy.*' bzt.err)"
+fi
 echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]
