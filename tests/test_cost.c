@@ -64,16 +64,17 @@ static int pick(double work, double items, double bytes, double span, double thr
 	return rmpi_cost_pick(&j, &R, left, tg, tc);
 }
 
-/* The probe of a busy host (probe.c) and what auto makes of it: threads as many as the cores
- * get most of the wall, four times as many a quarter each; the slowdown is 1 on a healthy
- * host, grows as the share falls, and more for a long pair's spinning wavefront. */
+/* The probe of a busy host (probe.c) and what auto makes of it: one thread gets some of the
+ * wall (little where ctest runs split.sh's busy processes beside it), four times as many
+ * threads as cores a quarter each at most; the slowdown is 1 on a healthy host, grows as the
+ * share falls, and more for a long pair's spinning wavefront. */
 static void check_share(void)
 {
 	const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const int n = ncpu > 0 ? (int)ncpu : 1;
 	double least = -1;
 	const double one = rmpi_cpu_share(1, 20, &least);
-	CHECK(one > 0.3 && one <= 1 && least == one, "one thread given %.3f of the wall (least %.3f)", one, least);
+	CHECK(one > 0.05 && one <= 1 && least == one, "one thread given %.3f of the wall (least %.3f)", one, least);
 	const double four = rmpi_cpu_share(4 * n, 40, &least);
 	CHECK(four > 0.05 && four < 0.6 && least <= four, "%d threads on %d cores given %.3f each (least %.3f)", 4 * n, n, four, least);
 	CHECK(rmpi_cpu_share(0, 10, 0) == 1 && rmpi_cpu_share(2, 0, 0) == 1, "no threads or no time: not measured, 1");
