@@ -1,7 +1,4 @@
 /* The backend policy every mode shares (rmpi.h). */
-#define _GNU_SOURCE
-#include <sched.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -12,7 +9,6 @@
 #define PROBE_MIN_S 0.2     /* a CPU estimate this long or longer pays for a probe of its threads (10 ms) */
 #define PROBE_MS 10.0       /* a shorter probe sees less of a busy host: new threads run first (3 ms: 0.96 for a fair 0.5) */
 #define PROBE_REACH 50.0    /* ... where a CPU this many times slower would lose: the wavefront's worst, 42-50x */
-#define PROBE_HEALTHY RMPI_SHARE_FREE   /* a share under this is probed again (cost.c's SHARE_HEALTHY) */
 #define BACKEND_UNNAMED "not started on this rank"   /* backend_defer's name, until rmpi_backend_name */
 
 /* The device this rank uses, by name, once the driver is up: 0 devices means none after all. */
@@ -94,13 +90,11 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	return RK_OK;
 }
 
-/* The CPUs this process may run on */
-static int backend_cores(void)
+/* auto's rates for a job of this kind on this CPU's SIMD level (the reference GPU) */
+static void backend_rates(const rmpi_cost_t *job, rmpi_rates_t *r)
 {
-	cpu_set_t set;
-	const long n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-	return n > 0 ? (int)n : 1;
+	const int lv = aln_simd_level(-1);
+	rmpi_rates_for(job->kind, 0, lv >= 3 ? 512 : lv == 2 ? 256 : 64, r);
 }
 
 /* The share of its threads the host gives this job now (be->cpu_share, probed once: probe.c),
@@ -121,7 +115,7 @@ static double backend_share(const rmpi_t *w, const rmpi_cost_t *job, double tg, 
 	be->cpu_share = rmpi_cpu_share(th, PROBE_MS, &least);
 	/* a host's passing work (the CI VM's neighbours: 0.5-0.8 one probe in four, idle) rarely
 	 * holds for a second probe; busy processes do */
-	if (be->cpu_share < PROBE_HEALTHY) {
+	if (be->cpu_share < RMPI_SHARE_FREE) {
 		double l2;
 		const double s2 = rmpi_cpu_share(th, PROBE_MS, &l2);
 		if (s2 > be->cpu_share) { be->cpu_share = s2; least = l2; }
@@ -137,7 +131,7 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 {
 	const double share = backend_share(w, job, tg, *tc, be);
 	if (!(share > 0)) return 0;
-	*tc *= rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, backend_cores(), share);
+	*tc *= rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, rmpi_cpus(), share);
 	return tg < *tc;
 }
 
@@ -148,8 +142,7 @@ int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *
 	if (!(be->cpu_share > 0)) {
 		rmpi_rates_t r;
 		double tg, tc;
-		const int lv = aln_simd_level(-1);
-		rmpi_rates_for(job->kind, 0, lv >= 3 ? 512 : lv == 2 ? 256 : 64, &r);
+		backend_rates(job, &r);
 		rmpi_cost_pick(job, &r, 0, &tg, &tc);
 		if (!(backend_share(w, job, 0, tc, be) > 0)) return threads;
 	}
@@ -177,8 +170,7 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	}
 	rmpi_rates_t r;
 	const char *forced = getenv("RKTLCS_AUTO");  /* tests: "gpu" or "cpu" as the model's answer */
-	const int lv = aln_simd_level(-1);
-	rmpi_rates_for(job->kind, 0, lv >= 3 ? 512 : lv == 2 ? 256 : 64, &r);
+	backend_rates(job, &r);
 	double tg, tc, left = rgpu_warm_left_s(RMPI_START_NOMINAL);
 	int gpu = rmpi_cost_pick(job, &r, left, &tg, &tc);
 	if (forced && *forced) gpu = !strcmp(forced, "gpu");

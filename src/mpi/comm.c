@@ -636,9 +636,16 @@ int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c)
 	if (getenv("OMP_NUM_THREADS") || w->local_size <= 1) return t;
 	/* the CPUs this process may run on: mpirun binds a rank to one core at np <= 2 (its
 	 * threads would share it) and to a socket above, srun to its task's CPUs */
+	const int cpus = rmpi_cpus();
+	return cpus > t ? cpus : t;
+}
+
+int rmpi_cpus(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < cores) cores = CPU_COUNT(&set);
-	return cores > t ? (int)cores : t;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0 && (cores <= 0 || CPU_COUNT(&set) < cores)) cores = CPU_COUNT(&set);
+	return cores > 0 ? (int)cores : 1;
 }
 
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c)

@@ -101,18 +101,17 @@ double rmpi_cost_band_speed(double n)
 	return pow(m, 0.75) * (1 + 0.25 * (n > m ? n - m : 0) / 16);
 }
 
-#define SHARE_HEALTHY 0.9   /* a probe's share from which the host counts as free */
 #define SHARE_EXCESS 0.05   /* what a probe of 10 ms gets over its fair share (new threads run first) */
 
 static double share_fair(double share)
 {
-	const double s = share < SHARE_HEALTHY ? share - SHARE_EXCESS : share > 1 ? 1 : share;
+	const double s = share < RMPI_SHARE_FREE ? share - SHARE_EXCESS : share > 1 ? 1 : share;
 	return s < 0.05 ? 0.05 : s;
 }
 
 int rmpi_cost_free_threads(int threads, int cores, double share)
 {
-	if (threads <= 1 || share >= SHARE_HEALTHY) return threads < 1 ? 1 : threads;
+	if (threads <= 1 || share >= RMPI_SHARE_FREE) return threads < 1 ? 1 : threads;
 	if (cores < 1) cores = threads;
 	/* load = cores / fair - threads busy threads besides ours; the free cores are cores - load */
 	const double f = cores + threads - cores / share_fair(share);

@@ -99,6 +99,8 @@ int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
  * alone): its node's cores when the threads were not set (--threads, OMP_NUM_THREADS), else
  * rmpi_threads's (resolved once at start, as rk_common_t's threads_alone) */
 int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c);
+/* The CPUs this process may run on (its affinity mask, at most the online CPUs; at least 1) */
+int rmpi_cpus(void);
 
 struct rmpi_clock_s;
 /* Collective: rank 0 reads `path` (keeping the case of letters with keep_case), every
@@ -252,9 +254,8 @@ int rmpi_backend_solo(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be);
  * Takes about ms of wall. */
 double rmpi_cpu_share(int threads, double ms, double *least);
 /* The most threads, halving from `threads` (whose probe gave `share`), that the host gives
- * RMPI_SHARE_FREE of the wall: a long pair's wavefront on more threads than free cores takes
- * many times longer (cost.h). Takes ms for each halving. */
-#define RMPI_SHARE_FREE 0.9
+ * RMPI_SHARE_FREE of the wall (cost.h): a long pair's wavefront on more threads than free cores
+ * takes many times longer. Takes ms for each halving. */
 int rmpi_cpu_free(int threads, double ms, double share);
 /* The threads a rank computes one long pair with on the CPU (job: its share, as auto weighs
  * it): `threads`, or fewer where the user set none (--threads, OMP_NUM_THREADS), the process is
