@@ -16,6 +16,7 @@ tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2> /dev/null; rm -rf "$tmp"' EXIT
 $G 1 10000000 1 7 "$tmp/a10.fa" "$tmp/b10.fa" > /dev/null
 $G 1 1000000 1 4 "$tmp/a1.fa" "$tmp/b1.fa" > /dev/null
+$G 1 100000 1 5 "$tmp/a01.fa" "$tmp/b01.fa" > /dev/null
 $G 1000000 150 5 3 "$tmp/sa.fa" "$tmp/sb.fa" > /dev/null
 wall() {   # wall of one run, output to $1
 	local o=$1; shift; rm -f "$o"
@@ -52,6 +53,8 @@ for L in $loads; do
 	row "lev 10 Mb pair at 1%" "$L" lev "$tmp/a10.fa" "$tmp/b10.fa"
 	row "lcs 10 Mb pair at 1%" "$L" lcs "$tmp/a10.fa" "$tmp/b10.fa"
 	row "lev 1 Mb pair at 1%" "$L" lev "$tmp/a1.fa" "$tmp/b1.fa"
+	row "lcs 1 Mb pair at 1%" "$L" lcs "$tmp/a1.fa" "$tmp/b1.fa"
+	row "lev 100 kb pair at 1%" "$L" lev "$tmp/a01.fa" "$tmp/b01.fa"
 	row "lev 1M pairs 150 bp 5%" "$L" lev "$tmp/sa.fa" "$tmp/sb.fa"
 	row "lcs 1M pairs 150 bp 5%" "$L" lcs "$tmp/sa.fa" "$tmp/sb.fa"
 	[ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2> /dev/null; wait "${pids[@]}" 2> /dev/null

@@ -83,13 +83,23 @@ done
 # far for any probe to turn)
 "$gen" 1 3000000 1 4 "$tmp/ha.fa" "$tmp/hb.fa" > /dev/null
 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" --backend cpu -q -o "$tmp/hp_ref"
+"$gen" 1 1000000 1 4 "$tmp/ha1.fa" "$tmp/hb1.fa" > /dev/null
+"$cli" lev "$tmp/ha1.fa" "$tmp/hb1.fa" --backend cpu -q -o "$tmp/h1_ref"
 RKTLCS_PROBE=1 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" -v -o "$tmp/hp_idle" 2> "$tmp/hp_idle.err"; ri=$?
 hogs=()
 trap 'kill "${hogs[@]}" 2> /dev/null' EXIT
 for i in $(seq $((2 * $(nproc)))); do (while :; do :; done) & hogs+=($!); done
 sleep 0.5
 RKTLCS_PROBE=1 "$cli" lcs "$tmp/ha.fa" "$tmp/hb.fa" -v -o "$tmp/hp_busy" 2> "$tmp/hp_busy.err"; rb=$?
+# ... and a 1 Mb pair, under the probe's floor: auto keeps the CPU, on the threads the host's
+# runnable threads leave free (16 threads beside 16 busy processes took 3.86 s, the GPU 0.46 s)
+t0=$(date +%s%N)
+"$cli" lev "$tmp/ha1.fa" "$tmp/hb1.fa" -o "$tmp/h1_busy" 2> "$tmp/h1_busy.err"; r1=$?
+t1=$(( ($(date +%s%N) - t0) / 1000000 ))
 kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
+s1=$(grep -o 'the host.s cores are busy.*' "$tmp/h1_busy.err")
+[ $r1 = 0 ] && cmp -s "$tmp/h1_ref" "$tmp/h1_busy" && [ $t1 -lt 2000 ] && grep -q 'the long pair on [0-9]* thread' <<< "$s1" \
+	&& ok "1 Mb pair on a busy host: $t1 ms; $s1" || bad "1 Mb pair on a busy host: exit $r1, $t1 ms, said '$s1'"
 pi=$(grep -o 'auto on rank 0 (long pair).*' "$tmp/hp_idle.err") pb=$(grep -o 'auto on rank 0 (long pair).*' "$tmp/hp_busy.err")
 sb=$(grep -o 'given [0-9.]* of the wall' "$tmp/hp_busy.err")
 [ $ri = 0 ] && [ $rb = 0 ] && cmp -s "$tmp/hp_ref" "$tmp/hp_idle" && cmp -s "$tmp/hp_ref" "$tmp/hp_busy" && grep -q 'the CPU$' <<< "$pi" \

@@ -125,7 +125,8 @@ if [ "$backend" = gpu ]; then
 fi
 # a busy host (issue 29): one long pair on the CPU of a process alone runs on the threads a
 # halving probe finds free and says so (RKTLCS_PROBE=1 probes this small pair too), output equal
-# to one thread's; --threads keeps the threads given
+# to one thread's; --threads keeps the threads given; without the probe, the host's runnable
+# threads find them
 if [ "$backend" = cpu ] && [ "$(nproc)" -ge 2 ]; then
 	gen 200000 41
 	"$cli" lcs a.fa b.fa --seq --threads 1 -q -o bz_ref.tsv
@@ -135,11 +136,16 @@ if [ "$backend" = cpu ] && [ "$(nproc)" -ge 2 ]; then
 	sleep 0.3
 	RKTLCS_PROBE=1 "$cli" lcs a.fa b.fa --seq -o bz.tsv 2> bz.err; r1=$?
 	RKTLCS_PROBE=1 "$cli" lcs a.fa b.fa --seq --threads 2 -o bzt.tsv 2> bzt.err; r2=$?
+	# under the probe's floor (this pair's estimate), the host's runnable threads decide
+	"$cli" lcs a.fa b.fa --seq -o bzl.tsv 2> bzl.err; r3=$?
 	kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
 	said=$(grep -o 'the host.s cores are busy.*' bz.err)
 	[ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s bz_ref.tsv bz.tsv && cmp -s bz_ref.tsv bzt.tsv && grep -q 'the long pair on [0-9]* thread' <<< "$said" \
 		&& ! grep -q 'cores are busy' bzt.err && ok "busy host: $said; --threads 2 kept" \
 		|| bad "busy host: exit $r1/$r2, said '$said', --threads 2: $(grep -o 'cores are busy.*' bzt.err)"
+	said=$(grep -o 'the host.s cores are busy.*' bzl.err)
+	[ $r3 = 0 ] && cmp -s bz_ref.tsv bzl.tsv && grep -q 'the long pair on [0-9]* thread' <<< "$said" \
+		&& ok "busy host, no probe: $said" || bad "busy host, no probe: exit $r3, said '$said'"
 fi
 echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]

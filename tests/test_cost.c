@@ -4,6 +4,9 @@
  * should (start-up left, threads, bytes, the dependent chain, items). */
 #include <stdlib.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <omp.h>
 #include "testutil.h"
 #include "mpi/cost.h"
 #include "mpi/rmpi.h"
@@ -110,6 +113,45 @@ static void check_share(void)
 	 * against the GPU's 0.85 s (Round 13) must turn to the GPU (measured 0.66-0.75 s against
 	 * 1.5-2.1 s on the CPU) */
 	CHECK(0.66 * rmpi_cost_slowdown(RMPI_W_DP_LONG, 16, 16, 0.72) > 0.85, "8 busy cores: the long pair stays on the CPU");
+}
+
+/* The host's runnable threads besides this process's (rmpi_host_others): 2n busy child
+ * processes on n cores show at once, whatever else runs (ctest -j2 adds, never takes away);
+ * this process's own spinning threads are not counted. */
+static void check_others(void)
+{
+	const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const int n = ncpu > 0 ? (int)ncpu : 1;
+	pid_t kids[512];
+	int k = 0;
+	for (; k < 2 * n && k < 512; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) for (volatile unsigned long x = 0;; x++) ;
+		if (kids[k] < 0) break;
+	}
+	usleep(50000);
+	const int busy = rmpi_host_others();
+	for (int i = 0; i < k; i++) kill(kids[i], SIGKILL);
+	for (int i = 0; i < k; i++) waitpid(kids[i], NULL, 0);
+	CHECK(k == 2 * n && busy >= 2 * n, "%d busy processes on %d cores: %d other threads runnable", k, n, busy);
+	/* own threads counted would add 2n to what the host shows before and after */
+	int mine = 0, base = rmpi_host_others();
+	volatile int done = 0;
+	#pragma omp parallel num_threads(2 * n) reduction(+ : mine)
+	{
+		/* the others spin until the master has looked: libgomp's own wait sleeps at once with
+		 * more threads than cores */
+		if (omp_get_thread_num() == 0) {
+			usleep(20000);
+			mine = rmpi_host_others();
+			done = 1;
+		} else
+			while (!done) ;
+	}
+	const int after = rmpi_host_others();
+	if (after > base) base = after;
+	CHECK(mine >= 0 && mine <= base + n, "this process's %d spinning threads on %d cores: %d others runnable (%d without them)", 2 * n,
+	      n, mine, base);
 }
 
 int main(void)
@@ -249,6 +291,7 @@ int main(void)
 	}
 	check_rkt_ranks();
 	check_share();
+	check_others();
 	if (tu_fail) { fprintf(stderr, "%d check(s) failed\n", tu_fail); return 1; }
 	printf("test_cost: all checks passed\n");
 	return 0;

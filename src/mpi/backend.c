@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "mpi/rmpi.h"
 #include "algo/aln.h"
 
@@ -135,22 +136,45 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 	return tg < *tc;
 }
 
+/* A long pair under the probe's floor (a 10 kb pair's wavefront takes 9 ms on one thread, the
+ * probes 20-60 ms): the host's runnable threads, looked at in under 1 ms, say how many cores
+ * are free. Busy processes collapse even a short pair's wavefront (the CI VM, 2 cores beside 4
+ * busy processes: a 100 kb lev pair 0.85 s on 2 threads, 0.034 s on 1). Where this process may
+ * run on every CPU, the others' count is the answer; under a cpuset they may run on CPUs it
+ * does not have, and a probe of its threads (rmpi_cpu_free) decides. `others`: what was seen. */
+static int threads_look(int threads, int *others)
+{
+	const long online = sysconf(_SC_NPROCESSORS_ONLN);
+	const int o = *others = rmpi_host_others();
+	if (o < 0 || online < 1 || o + threads <= online) return threads;
+	if (rmpi_cpus() < online) return rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
+	const long f = online - o;
+	return f >= threads ? threads : f < 1 ? 1 : (int)f;
+}
+
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads)
 {
-	if (job->kind != RMPI_W_DP_LONG || be->use_gpu || threads <= 1 || c->threads_given || getenv("OMP_NUM_THREADS") || w->size > 1)
+	const char *env = getenv("RKTLCS_PROBE");
+	if (job->kind != RMPI_W_DP_LONG || be->use_gpu || threads <= 1 || c->threads_given || getenv("OMP_NUM_THREADS") || w->size > 1 ||
+	    (env && *env == '0'))
 		return threads;
+	const double t0 = rk_realtime();
+	int f = threads, others = -1;
 	if (!(be->cpu_share > 0)) {
 		rmpi_rates_t r;
 		double tg, tc;
 		backend_rates(job, &r);
 		rmpi_cost_pick(job, &r, 0, &tg, &tc);
-		if (!(backend_share(w, job, 0, tc, be) > 0)) return threads;
+		if (!(backend_share(w, job, 0, tc, be) > 0)) f = threads_look(threads, &others);
 	}
-	const double t0 = rk_realtime();
-	const int f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
+	if (be->cpu_share > 0) f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
+	char seen[96];
+	if (be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);
+	else snprintf(seen, sizeof seen, "%d other thread%s runnable on %ld CPUs", others, others == 1 ? "" : "s", sysconf(_SC_NPROCESSORS_ONLN));
+	rk_debug("rank %d: %s: %d of %d threads free (%.1f ms to find)", w->rank, seen, f, threads, (rk_realtime() - t0) * 1e3);
 	if (f < threads)
-		rk_info("the host's cores are busy (%d threads given %.2f of the wall): the long pair on %d thread%s (%.0f ms to find); "
-		        "--threads sets them", threads, be->cpu_share, f, f == 1 ? "" : "s", (rk_realtime() - t0) * 1e3);
+		rk_info("the host's cores are busy (%s): the long pair on %d thread%s (%.1f ms to find); --threads sets them", seen, f,
+		        f == 1 ? "" : "s", (rk_realtime() - t0) * 1e3);
 	return f;
 }
 

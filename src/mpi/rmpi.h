@@ -257,10 +257,15 @@ double rmpi_cpu_share(int threads, double ms, double *least);
  * RMPI_SHARE_FREE of the wall (cost.h): a long pair's wavefront on more threads than free cores
  * takes many times longer. Takes ms for each halving. */
 int rmpi_cpu_free(int threads, double ms, double share);
+/* The threads of other processes the host can run now (Linux's /proc/loadavg less this
+ * process's runnable threads; the least of three looks over 0.4 ms): busy processes show here
+ * at once, where a probe takes 10 ms. -1 where not known. The host's, not only this process's
+ * CPUs: under a cpuset they may run elsewhere. */
+int rmpi_host_others(void);
 /* The threads a rank computes one long pair with on the CPU (job: its share, as auto weighs
  * it): `threads`, or fewer where the user set none (--threads, OMP_NUM_THREADS), the process is
- * alone, the CPU's estimate pays for a probe and the probe finds the host's cores busy
- * (rmpi_cpu_free). Says so. */
+ * alone and the host's cores are busy: found by a probe (rmpi_cpu_free) where the CPU's
+ * estimate pays for one, else by the host's runnable threads (rmpi_host_others). Says so. */
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
