@@ -153,8 +153,9 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/cost.c), whatever the
  *                            estimates
  *   RKTLCS_PROBE=1|0         auto's probe of the CPU threads on a busy host (src/mpi/probe.c): 1
- *                            probes whatever the job (tests, benchmarks), 0 never (default: a long
- *                            pair whose CPU estimate is 0.2 s or more and not far from the GPU's)
+ *                            probes whatever the job (tests, benchmarks), 0 never, nor looks at
+ *                            the host's runnable threads (default: a long pair whose CPU estimate
+ *                            is 0.2 s or more and not far from the GPU's; shorter ones look)
  *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with
  *   RKTLCS_PROGRESS_EVERY=S  its ETA, after S seconds (default 5), then one every S (default 60) */
 typedef struct {

@@ -138,6 +138,8 @@ if [ "$backend" = cpu ] && [ "$(nproc)" -ge 2 ]; then
 	RKTLCS_PROBE=1 "$cli" lcs a.fa b.fa --seq --threads 2 -o bzt.tsv 2> bzt.err; r2=$?
 	# under the probe's floor (this pair's estimate), the host's runnable threads decide
 	"$cli" lcs a.fa b.fa --seq -o bzl.tsv 2> bzl.err; r3=$?
+	# ranks: the free cores shared among the host's ranks, and those of a rank alone
+	timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 2 "$cli" lcs a.fa b.fa --seq -o bzr.tsv 2> bzr.err; r4=$?
 	kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
 	said=$(grep -o 'the host.s cores are busy.*' bz.err)
 	[ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s bz_ref.tsv bz.tsv && cmp -s bz_ref.tsv bzt.tsv && grep -q 'the long pair on [0-9]* thread' <<< "$said" \
@@ -146,6 +148,9 @@ if [ "$backend" = cpu ] && [ "$(nproc)" -ge 2 ]; then
 	said=$(grep -o 'the host.s cores are busy.*' bzl.err)
 	[ $r3 = 0 ] && cmp -s bz_ref.tsv bzl.tsv && grep -q 'the long pair on [0-9]* thread' <<< "$said" \
 		&& ok "busy host, no probe: $said" || bad "busy host, no probe: exit $r3, said '$said'"
+	said=$(grep -o 'the host.s cores are busy.*besides this job.s ranks.*the long pair on [0-9]* threads* a rank.*' bzr.err)
+	[ $r4 = 0 ] && cmp -s bz_ref.tsv bzr.tsv && [ -n "$said" ] && ok "busy host, np 2: $said" \
+		|| bad "busy host, np 2: exit $r4, said: $(grep -o 'cores are busy.*' bzr.err | head -2)"
 fi
 echo "split ($backend): $pass passed, $fail failed"
 [ $fail -eq 0 ]

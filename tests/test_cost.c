@@ -130,12 +130,17 @@ static void check_others(void)
 		if (kids[k] < 0) break;
 	}
 	usleep(50000);
-	const int busy = rmpi_host_others();
+	const int busy = rmpi_host_others(NULL, 0);
+	long pids[512];
+	for (int i = 0; i < k; i++) pids[i] = kids[i];
+	const int besides = rmpi_host_others(pids, k);   /* as if they were this job's ranks */
 	for (int i = 0; i < k; i++) kill(kids[i], SIGKILL);
 	for (int i = 0; i < k; i++) waitpid(kids[i], NULL, 0);
 	CHECK(k == 2 * n && busy >= 2 * n, "%d busy processes on %d cores: %d other threads runnable", k, n, busy);
+	CHECK(besides >= 0 && besides <= busy - n, "%d busy processes of this job on %d cores: %d other threads runnable (%d with them)", k,
+	      n, besides, busy);
 	/* own threads counted would add 2n to what the host shows before and after */
-	int mine = 0, base = rmpi_host_others();
+	int mine = 0, base = rmpi_host_others(NULL, 0);
 	volatile int done = 0;
 	#pragma omp parallel num_threads(2 * n) reduction(+ : mine)
 	{
@@ -143,12 +148,12 @@ static void check_others(void)
 		 * more threads than cores */
 		if (omp_get_thread_num() == 0) {
 			usleep(20000);
-			mine = rmpi_host_others();
+			mine = rmpi_host_others(NULL, 0);
 			done = 1;
 		} else
 			while (!done) ;
 	}
-	const int after = rmpi_host_others();
+	const int after = rmpi_host_others(NULL, 0);
 	if (after > base) base = after;
 	CHECK(mine >= 0 && mine <= base + n, "this process's %d spinning threads on %d cores: %d others runnable (%d without them)", 2 * n,
 	      n, mine, base);

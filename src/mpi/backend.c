@@ -1,4 +1,5 @@
 /* The backend policy every mode shares (rmpi.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -145,36 +146,88 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 static int threads_look(int threads, int *others)
 {
 	const long online = sysconf(_SC_NPROCESSORS_ONLN);
-	const int o = *others = rmpi_host_others();
+	const int o = *others = rmpi_host_others(NULL, 0);
 	if (o < 0 || online < 1 || o + threads <= online) return threads;
 	if (rmpi_cpus() < online) return rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
 	const long f = online - o;
 	return f >= threads ? threads : f < 1 ? 1 : (int)f;
 }
 
+/* This job's other ranks on this host: their pids in pids[0 .. return) (w->size of room; NULL:
+ * not kept), and
+ * *cpu_ranks the host's ranks with a long pair for the CPU (`cpu`), this one included. The
+ * host by its name. Collective. */
+static int host_ranks(const rmpi_t *w, int cpu, long *pids, int *cpu_ranks)
+{
+	char name[256] = "";
+	gethostname(name, sizeof name - 1);
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	const int64_t me[3] = { (int64_t)h, (int64_t)getpid(), cpu };
+	int64_t *all = malloc(sizeof *all * 3 * w->size);
+	/* every rank calls the allgather or none does */
+	if (rmpi_any(w, !all)) { free(all); *cpu_ranks = 0; return 0; }
+	rmpi_allgather(w, me, sizeof me, all);
+	int n = 0;
+	*cpu_ranks = 0;
+	for (int r = 0; r < w->size; r++) {
+		if (all[3 * r] != me[0]) continue;
+		*cpu_ranks += all[3 * r + 2] != 0;
+		if (r != w->rank && pids) pids[n++] = (long)all[3 * r + 1];
+	}
+	free(all);
+	return n;
+}
+
+/* threads_look for a rank: the host's cores left free by other processes, shared among this
+ * job's ranks on the host that compute a long pair on the CPU; be->alone_free those a rank
+ * computing a pair alone (the split's rmpi_threads_alone) may use. Collective. */
+static int threads_ranks(const rmpi_t *w, int cpu, int threads, int *others, rmpi_be_t *be)
+{
+	long *pids = malloc(sizeof *pids * w->size);
+	int cpu_ranks = 0;
+	const int n = host_ranks(w, cpu && pids, pids, &cpu_ranks);
+	*others = -1;
+	if (!cpu || !pids || cpu_ranks < 1) { free(pids); return threads; }
+	const long online = sysconf(_SC_NPROCESSORS_ONLN);
+	const int o = *others = rmpi_host_others(pids, n);
+	free(pids);
+	if (o <= 0 || online < 1) return threads;
+	/* a rank bound to some of the CPUs (mpirun's default) cannot tell where the others run */
+	if (rmpi_cpus() < online)
+		return o + (long)cpu_ranks * threads <= online ? threads : rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
+	be->alone_free = online - o > 1 ? (int)(online - o) : 1;
+	const long f = (online - o) / cpu_ranks;
+	return f >= threads ? threads : f < 1 ? 1 : (int)f;
+}
+
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads)
 {
 	const char *env = getenv("RKTLCS_PROBE");
-	if (job->kind != RMPI_W_DP_LONG || be->use_gpu || threads <= 1 || c->threads_given || getenv("OMP_NUM_THREADS") || w->size > 1 ||
-	    (env && *env == '0'))
-		return threads;
+	/* the same on every rank: the ranks' look below is collective */
+	if (job->kind != RMPI_W_DP_LONG || c->threads_given || getenv("OMP_NUM_THREADS") || (env && *env == '0')) return threads;
+	const int cpu = !be->use_gpu;
 	const double t0 = rk_realtime();
 	int f = threads, others = -1;
-	if (!(be->cpu_share > 0)) {
+	if (w->size > 1) f = threads_ranks(w, cpu, threads, &others, be);
+	else if (cpu && threads > 1 && !(be->cpu_share > 0)) {
 		rmpi_rates_t r;
 		double tg, tc;
 		backend_rates(job, &r);
 		rmpi_cost_pick(job, &r, 0, &tg, &tc);
 		if (!(backend_share(w, job, 0, tc, be) > 0)) f = threads_look(threads, &others);
 	}
-	if (be->cpu_share > 0) f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
-	char seen[96];
-	if (be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);
-	else snprintf(seen, sizeof seen, "%d other thread%s runnable on %ld CPUs", others, others == 1 ? "" : "s", sysconf(_SC_NPROCESSORS_ONLN));
-	rk_debug("rank %d: %s: %d of %d threads free (%.1f ms to find)", w->rank, seen, f, threads, (rk_realtime() - t0) * 1e3);
-	if (f < threads)
-		rk_info("the host's cores are busy (%s): the long pair on %d thread%s (%.1f ms to find); --threads sets them", seen, f,
-		        f == 1 ? "" : "s", (rk_realtime() - t0) * 1e3);
+	if (w->size == 1 && cpu && threads > 1 && be->cpu_share > 0) f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
+	const int alone = rmpi_threads_alone(w, c), cut = be->alone_free > 0 && be->alone_free < alone;
+	if (!cpu || (f >= threads && !cut)) return threads;
+	char seen[128], alone_s[64] = "";
+	if (w->size == 1 && be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);
+	else snprintf(seen, sizeof seen, "%d other thread%s runnable on %ld CPUs%s", others, others == 1 ? "" : "s",
+	              sysconf(_SC_NPROCESSORS_ONLN), w->size > 1 ? " besides this job's ranks" : "");
+	if (cut) snprintf(alone_s, sizeof alone_s, ", %d a rank alone", be->alone_free);
+	/* rank 0's words (the others' info is not printed): the ranks on its host decide alike */
+	rk_info("the host's cores are busy (%s): the long pair on %d thread%s%s%s (%.1f ms to find); --threads sets them", seen, f,
+	        f == 1 ? "" : "s", w->size > 1 ? " a rank" : "", alone_s, (rk_realtime() - t0) * 1e3);
 	return f;
 }
 

@@ -551,9 +551,11 @@ static rk_status_t pair_split_one(pair_job_t *j, int64_t q0)
 	pair_ix(A->n, Bp->n, q0, &a, &b);
 	aln_path_t path = { 0 };
 	rmpi_split_prof_t one;
+	int alone = rmpi_threads_alone(w, s->c);
+	if (j->be.alone_free > 0 && alone > j->be.alone_free) alone = j->be.alone_free;
 	rmpi_clock_lap(&j->clk, -1);
 	rk_status_t st = rmpi_split_pair(w, s->mode.split_kind, s->mode.k, rio_seq(A, a), rio_len(A, a), rio_seq(Bp, b),
-	                                 rio_len(Bp, b), s->mode.want_path, j->nth, rmpi_threads_alone(w, s->c), s->mode.gpu ? &j->be : 0, &v,
+	                                 rio_len(Bp, b), s->mode.want_path, j->nth, alone, s->mode.gpu ? &j->be : 0, &v,
 	                                 &path, &one);
 	rmpi_split_prof_add(&j->sprof, &one);
 	j->n_split++;

@@ -214,6 +214,7 @@ typedef struct {
 	char name[128];         /* device name, for the summary */
 	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides; --backend gpu: it names the device */
 	double cpu_share;       /* what the host gives the CPU threads now (probe.c; 0: not measured) */
+	int alone_free;         /* a busy host's cores free for a rank computing a split pair alone (rmpi_threads_free; 0: all) */
 } rmpi_be_t;
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
@@ -257,15 +258,18 @@ double rmpi_cpu_share(int threads, double ms, double *least);
  * RMPI_SHARE_FREE of the wall (cost.h): a long pair's wavefront on more threads than free cores
  * takes many times longer. Takes ms for each halving. */
 int rmpi_cpu_free(int threads, double ms, double share);
-/* The threads of other processes the host can run now (Linux's /proc/loadavg less this
- * process's runnable threads; the least of three looks over 0.4 ms): busy processes show here
- * at once, where a probe takes 10 ms. -1 where not known. The host's, not only this process's
- * CPUs: under a cpuset they may run elsewhere. */
-int rmpi_host_others(void);
+/* The threads of other processes the host can run now (Linux's /proc/loadavg less the runnable
+ * threads of this process and of the n processes pids, this job's other ranks on the host; the
+ * middle of three looks over 0.4 ms): busy processes show here at once, where a probe takes
+ * 10 ms. -1 where not known. The host's, not only this process's CPUs: under a cpuset they
+ * may run elsewhere. */
+int rmpi_host_others(const long *pids, int n);
 /* The threads a rank computes one long pair with on the CPU (job: its share, as auto weighs
- * it): `threads`, or fewer where the user set none (--threads, OMP_NUM_THREADS), the process is
- * alone and the host's cores are busy: found by a probe (rmpi_cpu_free) where the CPU's
- * estimate pays for one, else by the host's runnable threads (rmpi_host_others). Says so. */
+ * it): `threads`, or fewer where the user set none (--threads, OMP_NUM_THREADS) and the host's
+ * cores are busy. A process alone finds them by a probe (rmpi_cpu_free) where the CPU's
+ * estimate pays for one, else by the host's runnable threads (rmpi_host_others); ranks by the
+ * host's runnable threads besides the job's, the free cores shared among the host's ranks on
+ * the CPU. Says so. Collective where there are several ranks. */
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
