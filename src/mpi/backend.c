@@ -154,9 +154,8 @@ static int threads_look(int threads, int *others)
 }
 
 /* This job's other ranks on this host: their pids in pids[0 .. return) (w->size of room; NULL:
- * not kept), and
- * *cpu_ranks the host's ranks with a long pair for the CPU (`cpu`), this one included. The
- * host by its name. Collective. */
+ * not kept), and *cpu_ranks the host's ranks with a long pair for the CPU (`cpu`), this one
+ * included. The host by its name. Collective. */
 static int host_ranks(const rmpi_t *w, int cpu, long *pids, int *cpu_ranks)
 {
 	char name[256] = "";
