@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "mpi/rmpi.h"
 #include "algo/aln.h"
 
@@ -153,16 +154,28 @@ static int threads_look(int threads, int *others)
 	return f >= threads ? threads : f < 1 ? 1 : (int)f;
 }
 
+/* Which kernel and pid namespace this process runs in: its boot's id (one a machine and boot,
+ * where cloned nodes share a host name) and its pid namespace (the pids it can read), else the
+ * host name */
+static uint64_t host_key(void)
+{
+	char buf[256] = "";
+	FILE *fp = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (!fp || !fgets(buf, sizeof buf, fp)) gethostname(buf, sizeof buf - 1);
+	if (fp) fclose(fp);
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (const char *p = buf; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	struct stat ns;
+	if (stat("/proc/self/ns/pid", &ns) == 0) h = (h ^ (uint64_t)ns.st_ino) * 1099511628211ull;
+	return h;
+}
+
 /* This job's other ranks on this host: their pids in pids[0 .. return) (w->size of room; NULL:
  * not kept), and *cpu_ranks the host's ranks with a long pair for the CPU (`cpu`), this one
- * included. The host by its name. Collective. */
+ * included. The host by host_key. Collective. */
 static int host_ranks(const rmpi_t *w, int cpu, long *pids, int *cpu_ranks)
 {
-	char name[256] = "";
-	gethostname(name, sizeof name - 1);
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-	for (const char *p = name; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	const int64_t me[3] = { (int64_t)h, (int64_t)getpid(), cpu };
+	const int64_t me[3] = { (int64_t)host_key(), (int64_t)getpid(), cpu };
 	int64_t *all = malloc(sizeof *all * 3 * w->size);
 	/* every rank calls the allgather or none does */
 	if (rmpi_any(w, !all)) { free(all); *cpu_ranks = 0; return 0; }
@@ -203,9 +216,13 @@ static int threads_ranks(const rmpi_t *w, int cpu, int threads, int *others, rmp
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads)
 {
 	const char *env = getenv("RKTLCS_PROBE");
-	/* the same on every rank: the ranks' look below is collective */
-	if (job->kind != RMPI_W_DP_LONG || c->threads_given || getenv("OMP_NUM_THREADS") || (env && *env == '0')) return threads;
-	const int cpu = !be->use_gpu;
+	/* the kind is the same on every rank (the reads are): the ranks' look below is collective.
+	 * What the user set may not be (OMP_NUM_THREADS exported on one node, not passed by
+	 * mpirun to the others): such a rank takes part as one off the CPU */
+	if (job->kind != RMPI_W_DP_LONG) return threads;
+	const int keep = c->threads_given || getenv("OMP_NUM_THREADS") || (env && *env == '0');
+	if (keep && w->size == 1) return threads;
+	const int cpu = !be->use_gpu && !keep;
 	const double t0 = rk_realtime();
 	int f = threads, others = -1;
 	if (w->size > 1) f = threads_ranks(w, cpu, threads, &others, be);
@@ -218,6 +235,9 @@ int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *
 	}
 	if (w->size == 1 && cpu && threads > 1 && be->cpu_share > 0) f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
 	const int alone = rmpi_threads_alone(w, c), cut = be->alone_free > 0 && be->alone_free < alone;
+	if (cpu)
+		rk_debug("rank %d: %d other threads runnable, share %.2f: %d of %d threads free (%.1f ms to find)", w->rank, others, be->cpu_share,
+		         f, threads, (rk_realtime() - t0) * 1e3);
 	if (!cpu || (f >= threads && !cut)) return threads;
 	char seen[128], alone_s[64] = "";
 	if (w->size == 1 && be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);

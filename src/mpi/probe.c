@@ -113,12 +113,15 @@ int rmpi_host_others(const long *pids, int n)
 	 * about one look of twenty on the CI VM); an idle host's first look, 0, is taken as it is */
 	for (int i = 0; i < 3; i++) {
 		if (i) nanosleep(&(struct timespec){ 0, 200000 }, NULL);
-		const int r = host_runnable();
+		const int r0 = host_runnable();
 		int s = proc_runnable(0);
 		for (int k = 0; k < n && s >= 0; k++) {
 			const int x = proc_runnable(pids[k]);
 			s += x > 0 ? x : 0;   /* a rank's process gone or not this user's: none of its threads */
 		}
+		/* the host's count on both sides of the scan, the lesser: a thread of this job that
+		 * stopped during the scan is then missed from both counts, not taken for another's */
+		const int r1 = host_runnable(), r = r0 < r1 ? r0 : r1;
 		if (r < 0 || s < 0) return -1;
 		o[i] = r > s ? r - s : 0;
 		if (i == 0 && o[0] == 0) return 0;
