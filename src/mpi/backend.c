@@ -138,20 +138,29 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 	return tg < *tc;
 }
 
+/* The threads each of `ranks` processes on this host (this one among them) may run a long
+ * pair's wavefront on, `others` threads of other processes being runnable (rmpi_host_others):
+ * `threads` where all fit, else the free cores shared among them. Where this process may run on
+ * every CPU, the others' count is the answer; under a cpuset or mpirun's binding they may run
+ * on CPUs it does not have, and a probe of its threads (rmpi_cpu_free) decides. */
+static int threads_left(int others, int ranks, int threads)
+{
+	const long online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (others <= 0 || online < 1 || others + (long)ranks * threads <= online) return threads;
+	if (rmpi_cpus() < online) return rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
+	const long f = (online - others) / ranks;
+	return f >= threads ? threads : f < 1 ? 1 : (int)f;
+}
+
 /* A long pair under the probe's floor (a 10 kb pair's wavefront takes 9 ms on one thread, the
  * probes 20-60 ms): the host's runnable threads, looked at in under 1 ms, say how many cores
  * are free. Busy processes collapse even a short pair's wavefront (the CI VM, 2 cores beside 4
- * busy processes: a 100 kb lev pair 0.85 s on 2 threads, 0.034 s on 1). Where this process may
- * run on every CPU, the others' count is the answer; under a cpuset they may run on CPUs it
- * does not have, and a probe of its threads (rmpi_cpu_free) decides. `others`: what was seen. */
+ * busy processes: a 100 kb lev pair 0.85 s on 2 threads, 0.034 s on 1). `others`: what was
+ * seen. */
 static int threads_look(int threads, int *others)
 {
-	const long online = sysconf(_SC_NPROCESSORS_ONLN);
-	const int o = *others = rmpi_host_others(NULL, 0);
-	if (o < 0 || online < 1 || o + threads <= online) return threads;
-	if (rmpi_cpus() < online) return rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
-	const long f = online - o;
-	return f >= threads ? threads : f < 1 ? 1 : (int)f;
+	*others = rmpi_host_others(NULL, 0);
+	return threads_left(*others, 1, threads);
 }
 
 /* Which kernel and pid namespace this process runs in: its boot's id (one a machine and boot,
@@ -204,13 +213,8 @@ static int threads_ranks(const rmpi_t *w, int cpu, int threads, int *others, rmp
 	const long online = sysconf(_SC_NPROCESSORS_ONLN);
 	const int o = *others = rmpi_host_others(pids, n);
 	free(pids);
-	if (o <= 0 || online < 1) return threads;
-	/* a rank bound to some of the CPUs (mpirun's default) cannot tell where the others run */
-	if (rmpi_cpus() < online)
-		return o + (long)cpu_ranks * threads <= online ? threads : rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
-	be->alone_free = online - o > 1 ? (int)(online - o) : 1;
-	const long f = (online - o) / cpu_ranks;
-	return f >= threads ? threads : f < 1 ? 1 : (int)f;
+	if (o > 0 && online >= 1 && rmpi_cpus() >= online) be->alone_free = online - o > 1 ? (int)(online - o) : 1;
+	return threads_left(o, cpu_ranks, threads);
 }
 
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads)
