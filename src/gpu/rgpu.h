@@ -65,6 +65,8 @@ void rgpu_warm_drop(void);
  * (the CUDA runtime's exit handlers would wait for the thread). */
 int rgpu_warm_abandon(void);
 int rgpu_warm_pending(void);
+/* 1 while the context's thread is still starting (driver and context) */
+int rgpu_warm_running(void);
 /* Seconds until the context is made: 0 once it is (or when none is being made), else what is
  * left of `nominal` since rgpu_warm_start (at least 0.02). */
 double rgpu_warm_left_s(double nominal);
@@ -102,6 +104,7 @@ static inline void rgpu_warm_start(int local_rank) { (void)local_rank; }
 static inline void rgpu_warm_join(void) {}
 static inline void rgpu_warm_drop(void) {}
 static inline int rgpu_warm_abandon(void) { return 0; }
+static inline int rgpu_warm_running(void) { return 0; }
 static inline int rgpu_warm_pending(void) { return 0; }
 static inline double rgpu_warm_left_s(double nominal) { (void)nominal; return 0; }
 static inline int rgpu_warm_times(double *driver, double *context) { (void)driver; (void)context; return 0; }

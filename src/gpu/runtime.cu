@@ -74,6 +74,11 @@ extern "C" int rgpu_warm_pending(void)
 	return rgpu_warm_left && !__atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE);
 }
 
+extern "C" int rgpu_warm_running(void)
+{
+	return rgpu_warm_on && !__atomic_load_n(&rgpu_warm_fin, __ATOMIC_ACQUIRE);
+}
+
 extern "C" double rgpu_warm_left_s(double nominal)
 {
 	if (!rgpu_warm_ever) return nominal;  /* the context starts on first use */

@@ -239,9 +239,12 @@ int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *
 	}
 	if (w->size == 1 && cpu && threads > 1 && be->cpu_share > 0) f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
 	const int alone = rmpi_threads_alone(w, c), cut = be->alone_free > 0 && be->alone_free < alone;
-	if (cpu)
-		rk_debug("rank %d: %d other threads runnable, share %.2f: %d of %d threads free (%.1f ms to find)", w->rank, others, be->cpu_share,
-		         f, threads, (rk_realtime() - t0) * 1e3);
+	if (cpu) {
+		char seen_o[48] = "";  /* the host's count, where it was read (not where a probe timed the share) */
+		if (others >= 0) snprintf(seen_o, sizeof seen_o, "%d other threads runnable, ", others);
+		rk_debug("rank %d: %sshare %.2f: %d of %d threads free (%.1f ms to find)", w->rank, seen_o, be->cpu_share, f, threads,
+		         (rk_realtime() - t0) * 1e3);
+	}
 	if (!cpu || (f >= threads && !cut)) return threads;
 	char seen[128], alone_s[64] = "";
 	if (w->size == 1 && be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);
@@ -272,9 +275,12 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	const char *forced = getenv("RKTLCS_AUTO");  /* tests: "gpu" or "cpu" as the model's answer */
 	backend_rates(job, &r);
 	double tg, tc, left = rgpu_warm_left_s(RMPI_START_NOMINAL);
-	int gpu = rmpi_cost_pick(job, &r, left, &tg, &tc);
+	rmpi_cost_t jb = *job;
+	/* a wavefront beside the driver's start-up runs at its slowest thread's pace */
+	if (jb.kind == RMPI_W_DP_LONG && rgpu_warm_running()) jb.cpu_beside = RMPI_CPU_BESIDE;
+	int gpu = rmpi_cost_pick(&jb, &r, left, &tg, &tc);
 	if (forced && *forced) gpu = !strcmp(forced, "gpu");
-	else if (!gpu) gpu = backend_probe(w, job, tg, &tc, be);
+	else if (!gpu) gpu = backend_probe(w, &jb, tg, &tc, be);
 	rk_debug("auto on rank %d (%s): gpu %.3g s (start-up %.3g s left), cpu %.3g s on %g thread%s: the %s", w->rank,
 	         kinds[job->kind], tg, left, tc, job->threads, job->threads == 1 ? "" : "s", gpu ? "GPU" : "CPU");
 	if (!gpu) {

@@ -65,30 +65,43 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
 	if (simd_bits < 512) r->cpu_rate *= (simd_bits > 64 ? simd_bits : 32) / 512.0;
 }
 
-/* The GPU's band is the static band of its bound, about 4x the divergence wide (the weight
- * before the bound followed the drift). The CPU prunes by a bound that follows the alignment's
- * drift (aln_bound.c, 8eadf90) and its band narrows as the cost accumulates (Ukkonen): on the
- * 10 Mb pair 1% apart (guessed 1.5%) lev took 0.90 s on 16 threads of an H200 host and 0.68 s
- * on 64 (38ce6d8), the rate of 0.5x the divergence at the reference's 16 threads, where 4x had
- * auto estimate 5.99 s and take the GPU (0.94 s). Above 5% the CPU's bound loses the drift more
- * often: from 10% on both bands are taken alike, in between a blend. lev --path on that pair
- * took the CPU 7.6 s (8.2x its value; 1.5x on a random 1 Mb pair, rmpi_cost_weights) and the
- * GPU 1.89 s (04d44f7): without the factor auto took the CPU.
+/* The GPU's band is the static band of its bound. Weighed at 4x the divergence of the cells
+ * at the dense rate, the 10 Mb pair 5% apart came to 1.35 s of kernel, where it took 0.6 s
+ * (call AM: 0.84-0.89 s of wall from 0.5% to 5%, the chain's time): 2p + 0.002 bounds it
+ * (30 Mb at 1%: 1.9 s of wall, 1.6 for lcs). The CPU prunes by a bound that follows the alignment's
+ * drift (aln_bound.c, 8eadf90) and its band narrows as the cost accumulates (Ukkonen). Its
+ * cells, measured on 16 threads of an H200 host (call AM, c7be1d5; lev, compute stage over
+ * the reference rate): 10 Mb pairs 0.5, 1, 2 and 5% apart 0.0061, 0.0083, 0.0149 and 0.0339
+ * of every cell, 3 Mb at 1 and 3% 0.0153 and 0.024, 30 Mb at 1% 0.0070: 0.59 p plus a width
+ * of ~32 kb (CPU_BAND_W / n), within 15% at every point. The form before (0.5 p + 0.002, fit
+ * to one pair guessed 1.5% apart) took half of the 2% pair's cost, and auto the CPU at 1.7x
+ * the GPU's wall. lcs's band costs the CPU 0.81-0.88 of lev's there (the dense weight is 0.72),
+ * and its chain the GPU 0.8-0.83 of lev's (the compute stage less the context's ~0.25 s).
+ * Above 5% the CPU's bound loses the drift more often: from 10% on both bands are taken alike,
+ * in between a blend. lev --path on the 10 Mb pair 1% apart took the CPU 7.4-9.2 s (~9x its
+ * value; 1.5x on a random 1 Mb pair, rmpi_cost_weights) and the GPU 1.8-1.9 s: without the
+ * factor auto took the CPU.
  * A banded pass (up to 5%) on either backend is not what a dense one is:
  * - the GPU's is bound by its chain, about la column steps of one strip at 57 ns (Round 12:
  *   0.57 s for 10 Mb; the pass measured 0.76-0.87 s of wall with the context), not 2(la + lb)
  *   steps added to the band's cells at the dense rate (the estimate was 1.71 s);
  * - the CPU's keeps more than the dense wavefront's 16 threads busy (cpu_par): 64 threads took
- *   0.50-0.53 s against 16's 0.87-0.92 s (rmpi_cost_band_speed).
- * auto took the CPU for that pair on 16 cores at 1.13-1.16x the GPU's wall (14dccb7, call J). */
-void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path)
+ *   0.50-0.53 s against 16's 0.87-0.92 s (rmpi_cost_band_speed). */
+#define CPU_BAND_P 0.59
+#define CPU_BAND_W 32e3
+#define LCS_BAND_CPU (0.85 / 0.72)  /* lcs's band over lev's on the CPU, over the dense weight */
+#define LCS_BAND_GPU 0.82           /* lcs's chain over lev's on the GPU */
+
+void rmpi_cost_band(rmpi_cost_t *j, double p, int lcs, int path)
 {
-	const double g = 4 * p + 0.002, gx = g < 1 ? g : 1, lo = (lev_path ? 5.5 : 1) * (0.5 * p + 0.002);
+	const double n = j->span / 2, g = 2 * p + 0.002, gx = g < 1 ? g : 1;
+	/* the CPU's band is never the wider; lev --path's levels then weigh it */
+	double lo = (lcs ? LCS_BAND_CPU : 1) * (CPU_BAND_P * p + (n >= 1 ? CPU_BAND_W / n : 0));
+	lo = (lo < gx ? lo : gx) * (!lcs && path ? 5.5 : 1);
 	double cx = p <= 0.05 ? lo : p >= 0.1 ? gx : lo + (gx - lo) * (p - 0.05) / 0.05;
-	if (cx > gx) cx = gx;
 	if (p <= 0.05) {
 		j->chain_bound = 1;
-		j->span *= 0.57;
+		j->span *= 0.57 * (lcs ? LCS_BAND_GPU : 1);
 		if (j->threads > 16) cx *= rmpi_cost_band_speed(16) / rmpi_cost_band_speed(j->threads);
 	}
 	j->gpu_x = (j->gpu_x > 0 ? j->gpu_x : 1) * gx;
@@ -139,6 +152,6 @@ int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_lef
 	const double cells = gx * j->work / r->gpu_rate, chain = j->span * r->gpu_step;
 	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + j->items * r->gpu_item +
 	         (j->chain_bound ? (cells > chain ? cells : chain) : cells + chain);
-	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th;
+	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th + j->cpu_beside;
 	return *t_gpu < *t_cpu;
 }

@@ -23,7 +23,15 @@ typedef struct {
 	double cpu_x, gpu_x;  /* the work's weight on each backend (rmpi_cost_weights; 0 counts as 1) */
 	int chain_bound;  /* a banded pass (rmpi_cost_band): the GPU's time is the larger of the cells' and
 	                   * the chain's, not their sum */
+	double cpu_beside;  /* s the CPU's run loses beside a GPU context still starting (RMPI_CPU_BESIDE) */
 } rmpi_cost_t;
+
+/* What a long pair's run on the CPU loses while the GPU's context starts beside it (driver and
+ * context, 0.1-0.25 s on one H200): on 16 cores, auto's CPU runs of 10 Mb pairs 0.5% and 1%
+ * apart took 0.107-0.135 s more than --backend cpu's (call AN, medians of 3, four rows), where
+ * the 3 Mb pairs, whose contexts were not started ahead, took the same. The driver's thread at
+ * nice 19 did not remove it (tried in the same call). */
+#define RMPI_CPU_BESIDE 0.11
 
 typedef struct {
 	double gpu_fixed;   /* s: streams, arena, module load, the first launch */
@@ -45,9 +53,10 @@ void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_
 void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path);
 /* A long pair guessed p divergent (aln_sim_divergence: 0 equal, 1 unrelated) is computed in a
  * band on either backend: scales j->gpu_x and j->cpu_x by the part of its cells each band
- * holds (call after rmpi_cost_weights); lev_path: lev --path, whose Hirschberg levels cost the
- * CPU more over its value on a similar pair than on a random one. */
-void rmpi_cost_band(rmpi_cost_t *j, double p, int lev_path);
+ * holds, from p and the pair's length (j->span / 2: set it first), and j->span to the banded
+ * pass's chain (call after rmpi_cost_weights); lcs: the mode; path: --path (lev --path's
+ * Hirschberg levels cost the CPU more over its value on a similar pair than on a random one). */
+void rmpi_cost_band(rmpi_cost_t *j, double p, int lcs, int path);
 /* The speed of one long pair's band on n CPU threads, against one thread: n^0.75 up to 16
  * threads (twice the threads, 1.63x on the 2-core CI machine), and past 16 a quarter of each
  * thread more (the 10 Mb pair 1% apart: 64 threads 0.50-0.53 s, 16 threads 0.87-0.92 s, 4 x H200

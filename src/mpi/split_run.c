@@ -391,7 +391,7 @@ double split_sample(int kind, int simd, int n_threads, rmpi_be_t *be, const char
 		double ts = rk_realtime(), best = 0;
 		for (int it = 0; it < (runs > 0 ? runs : gpu ? 2 : 3); it++) {
 			const double t0 = rk_realtime();
-			double n = 0, dt;
+			double n = 0, dt = 0;  /* read only where n > 0; gcc 13 cannot see it */
 			do {
 				if (split_pipeline(&solo, &g, -1, -1, 0, &t, 0, 1, 0) != RK_OK) break;
 				n++;
