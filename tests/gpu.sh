@@ -107,13 +107,15 @@ sb=$(grep -o 'given [0-9.]* of the wall' "$tmp/hp_busy.err")
 	|| bad "auto on a busy host: exit $ri/$rb, idle: $pi; busy ($sb): $pb"
 # a pair the CPU ends before the GPU's context and chain could (10 Mb 0.5% apart, 16 cores: the
 # CPU 0.46-0.58 s, the GPU 0.72-0.84) starts no context ahead: beside the driver's start-up the
-# CPU's run took 0.11 s more
+# CPU's run took 0.11 s more. The CPU's guess scales with its threads: 16 cores or more only
+if [ "$(nproc)" -lt 16 ]; then echo "skip 10 Mb pair 0.5% apart: $(nproc) cores (the CPU's guess is past the GPU's under 16)"; else
 "$gen" 1 10000000 0.5 6 "$tmp/ya.fa" "$tmp/yb.fa" > /dev/null
 "$cli" lev "$tmp/ya.fa" "$tmp/yb.fa" --backend cpu -q -o "$tmp/y_ref"
 "$cli" lev "$tmp/ya.fa" "$tmp/yb.fa" -v -o "$tmp/y_auto" 2> "$tmp/y.err"; ry=$?
 ya=$(grep -o 'auto on rank 0 (long pair).*' "$tmp/y.err") yg=$(grep -o 'auto: ~.*' "$tmp/y.err")
 [ $ry = 0 ] && cmp -s "$tmp/y_ref" "$tmp/y_auto" && grep -q 'the CPU$' <<< "$ya" && grep -q 'no GPU context ahead' <<< "$yg" \
 	&& ok "10 Mb pair 0.5% apart: $yg; $ya" || bad "10 Mb pair 0.5% apart: exit $ry, '$yg', '$ya'"
+fi
 # each rank sees only its own GPU where it maps no other's memory: -v names it (several GPUs)
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 for np in 1 4; do

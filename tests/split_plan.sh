@@ -122,15 +122,17 @@ for c in "A.fa B.fa:only ranks 0 and 1" "s_a.fa s_b.fa:only rank 0" "a.fa b.fa:"
 done
 # auto's guess before MPI starts, for one long pair: its cells in the band the heads'
 # divergence says (rmpi_guess_pairs). An unrelated 1 Mb pair starts a context ahead; one 1%
-# apart, which the CPU ends in a band, does not (-v says so, GPU or not); outputs the CPU's
+# apart, which the CPU ends in a band, does not (-v says so, GPU or not), unless with --path,
+# whose levels the guess weighs as the model does (it weighed plain lev: a 10 Mb pair 0.5%
+# apart's lev --path, the GPU's by 4.8 s against 0.9, started its context late); outputs the CPU's
 "$gen" 1 1000000 -1 81 g_ra.fa g_rb.fa > /dev/null; "$gen" 1 1000000 1 82 g_sa.fa g_sb.fa > /dev/null
-for c in "g_ra.fa g_rb.fa:ahead" "g_sa.fa g_sb.fa:none"; do
-	in=${c%%:*} want=${c#*:}
-	"$cli" lev $in --backend cpu --threads 4 -q -o ref.tsv
-	"$cli" lev $in --backend auto --threads 4 -v -o np.tsv 2> err; rc=$?
+for c in "g_ra.fa g_rb.fa::ahead" "g_sa.fa g_sb.fa::none" "g_sa.fa g_sb.fa:--path:ahead"; do
+	in=${c%%:*} want=${c##*:} fl=${c#*:}; fl=${fl%:*}
+	"$cli" lev $in $fl --backend cpu --threads 4 -q -o ref.tsv
+	"$cli" lev $in $fl --backend auto --threads 4 -v -o np.tsv 2> err; rc=$?
 	got=ahead; grep -q 'no GPU context ahead' err && got=none
-	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for one 1 Mb pair ($in): context $got" \
-		|| bad "auto's guess for one 1 Mb pair ($in): exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for one 1 Mb pair ($in $fl): context $got" \
+		|| bad "auto's guess for one 1 Mb pair ($in $fl): exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
 done
 # a batch is dealt out to every rank, so each rank's share decides whether it starts a context
 # ahead: 100k pairs of 150 bp on one thread, ~0.5 s for the whole job against the GPU's 0.3 s at

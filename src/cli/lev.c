@@ -68,7 +68,7 @@ static rk_status_t lev_run(const rmpi_t *w, const void *o) { return rmpi_lev_run
 static double lev_guess(const void *op, double th, double *g)
 {
 	const lev_run_opt_t *o = op;
-	return rmpi_guess_pairs(o->in_a, o->in_b, o->all, o->max_dist, th, g);
+	return rmpi_guess_pairs(o->in_a, o->in_b, o->all, o->max_dist, 0, o->algo.path, th, g);
 }
 
 static int lev_gpu_ranks(const void *op)

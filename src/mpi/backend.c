@@ -134,7 +134,9 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 {
 	const double share = backend_share(w, job, tg, *tc, be);
 	if (!(share > 0)) return 0;
-	*tc *= rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, rmpi_cpus(), share);
+	/* the host's slowdown scales the run, not what the context's start adds to it */
+	*tc = (*tc - job->cpu_beside) * rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, rmpi_cpus(), share) +
+	      job->cpu_beside;
 	return tg < *tc;
 }
 
@@ -276,8 +278,10 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	backend_rates(job, &r);
 	double tg, tc, left = rgpu_warm_left_s(RMPI_START_NOMINAL);
 	rmpi_cost_t jb = *job;
-	/* a wavefront beside the driver's start-up runs at its slowest thread's pace */
-	if (jb.kind == RMPI_W_DP_LONG && rgpu_warm_running()) jb.cpu_beside = RMPI_CPU_BESIDE;
+	/* a wavefront beside the driver's start-up runs at its slowest thread's pace: as much of
+	 * RMPI_CPU_BESIDE (measured with ~0.26 of the nominal 0.3 s left) as is left of the start */
+	if (jb.kind == RMPI_W_DP_LONG && rgpu_warm_running())
+		jb.cpu_beside = RMPI_CPU_BESIDE * (left < RMPI_START_NOMINAL ? left / RMPI_START_NOMINAL : 1);
 	int gpu = rmpi_cost_pick(&jb, &r, left, &tg, &tc);
 	if (forced && *forced) gpu = !strcmp(forced, "gpu");
 	else if (!gpu) gpu = backend_probe(w, &jb, tg, &tc, be);

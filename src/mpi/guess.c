@@ -95,12 +95,16 @@ double rmpi_guess_ham(const char *input, double threads, double *gpu_min)
  * pair_run.c's model), on the CPU's long-pair rate. It returned 0 before, so that a random 3 Mb
  * pair started no context ahead and its GPU began 0.11 s late (auto 0.89-0.93 s against
  * --backend gpu's 0.76-0.80 s on one H100). */
-static double guess_long(const char *in_a, const char *in_b, double cells, double threads, double *gpu_min)
+static double guess_long(const char *in_a, const char *in_b, double cells, double len, int lcs, int path, double threads,
+                         double *gpu_min)
 {
 	static char ha[65536], hb[65536];
 	const int64_t la = rio_peek_first(in_a, ha, sizeof ha), lb = rio_peek_first(in_b, hb, sizeof hb);
-	rmpi_cost_t j = { .kind = RMPI_W_DP_LONG, .span = 2 * sqrt(cells) };
-	rmpi_cost_band(&j, la > 0 && lb > 0 ? aln_sim_divergence(ha, la, hb, lb) : 1, 0, 0);
+	/* the model's weights and band, as pair_run.c's: the mode and --path (lev --path of the
+	 * 10 Mb pair 0.5% apart is the GPU's, 4.8 s on the CPU) */
+	rmpi_cost_t j = { .kind = RMPI_W_DP_LONG, .span = 2 * len };
+	rmpi_cost_weights(&j, lcs, path);
+	rmpi_cost_band(&j, la > 0 && lb > 0 ? aln_sim_divergence(ha, la, hb, lb) : 1, lcs, path);
 	const double t = cells * j.cpu_x / guess_rate(RMPI_W_DP_LONG, 1, threads, gpu_min, 0);
 	if (!j.chain_bound) return t;
 	/* a banded pass: the GPU's least is its context and its chain. A 10 Mb pair 0.5% apart
@@ -113,7 +117,7 @@ static double guess_long(const char *in_a, const char *in_b, double cells, doubl
 	return t * GUESS_HIGH;
 }
 
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double threads, double *gpu_min)
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, double *gpu_min)
 {
 	rio_peek_t a, b;
 	*gpu_min = GUESS_START;
@@ -121,7 +125,7 @@ double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
 	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, threads, gpu_min, 0);
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
-	if (pairs <= 16) return guess_long(in_a, in_b, cells, threads, gpu_min);
+	if (pairs <= 16) return guess_long(in_a, in_b, cells, a.mean_len > b.mean_len ? a.mean_len : b.mean_len, lcs, path, threads, gpu_min);
 	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, threads, gpu_min, 0);
 }
 

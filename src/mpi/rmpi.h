@@ -233,7 +233,8 @@ void rmpi_backend_name(rmpi_be_t *be);
  * started ahead only where the first exceeds the second. */
 double rmpi_guess_rkt(const char *input, double threads, double *gpu_min);
 double rmpi_guess_ham(const char *input, double threads, double *gpu_min);
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, double threads, double *gpu_min);
+/* lcs: the mode (else lev); path: --path (lcs: or --seq), weighed as the cost model weighs them */
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, double *gpu_min);
 /* How many ranks, from rank 0, may put a lev/lcs job on a GPU, from the inputs' heads: 1 or 2
  * for one long pair (rank 0 alone, or ranks 0 and 1 meeting), 0 for every rank (a batch, --all,
  * or inputs it cannot peek at). The others start no GPU context ahead; a wrong guess only
