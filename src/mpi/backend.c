@@ -252,7 +252,8 @@ int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *
 	if (w->size == 1 && be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);
 	else snprintf(seen, sizeof seen, "%d other thread%s runnable on %ld CPUs%s", others, others == 1 ? "" : "s",
 	              sysconf(_SC_NPROCESSORS_ONLN), w->size > 1 ? " besides this job's ranks" : "");
-	if (cut) snprintf(alone_s, sizeof alone_s, ", %d a rank alone", be->alone_free);
+	/* the cap, said before the split's plan knows whether any rank computes a pair alone */
+	if (cut) snprintf(alone_s, sizeof alone_s, ", at most %d for a rank computing a pair alone", be->alone_free);
 	/* rank 0's words (the others' info is not printed): the ranks on its host decide alike */
 	rk_info("the host's cores are busy (%s): the long pair on %d thread%s%s%s (%.1f ms to find); --threads sets them", seen, f,
 	        f == 1 ? "" : "s", w->size > 1 ? " a rank" : "", alone_s, (rk_realtime() - t0) * 1e3);
