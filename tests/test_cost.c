@@ -177,6 +177,20 @@ static void check_others(void)
 static uint64_t dv_st;
 static uint64_t dv_rnd(void) { dv_st ^= dv_st << 13; dv_st ^= dv_st >> 7; dv_st ^= dv_st << 17; return dv_st; }
 
+/* B from A as tests/gen_pairs.c makes it: each base edited with probability p (a third each
+ * substitutions, insertions before it, deletions); returns B's length (at most 2 len) */
+static long dv_edit(const char *a, long len, double p, char *b)
+{
+	long m = 0;
+	for (long i = 0; i < len; i++) {
+		const uint64_t x = dv_rnd() % 1000000;
+		if (x >= (uint64_t)(p * 1e6)) { b[m++] = a[i]; continue; }
+		if (x % 3 == 0) b[m++] = "ACGT"[(strchr("ACGT", a[i]) - "ACGT" + 1 + dv_rnd() % 3) & 3];
+		else if (x % 3 == 1) { b[m++] = "ACGT"[dv_rnd() & 3]; b[m++] = a[i]; }
+	}
+	return m;
+}
+
 static void check_divergence(void)
 {
 	const long len = 1000000;
@@ -189,15 +203,8 @@ static void check_divergence(void)
 		double sum = 0;
 		for (int seed = 1; seed <= 10; seed++) {
 			dv_st = 0x853C49E6748FEA9Bull ^ (uint64_t)(seed + 100 * r) * 0x9E3779B97F4A7C15ull;
-			long m = 0;
 			for (long i = 0; i < len; i++) a[i] = "ACGT"[dv_rnd() & 3];
-			for (long i = 0; i < len; i++) {
-				const uint64_t x = dv_rnd() % 1000000;
-				if (x >= (uint64_t)(p * 1e6)) { b[m++] = a[i]; continue; }
-				if (x % 3 == 0) b[m++] = "ACGT"[(strchr("ACGT", a[i]) - "ACGT" + 1 + dv_rnd() % 3) & 3];
-				else if (x % 3 == 1) { b[m++] = "ACGT"[dv_rnd() & 3]; b[m++] = a[i]; }
-			}
-			const double g = aln_sim_divergence(a, len, b, m);
+			const double g = aln_sim_divergence(a, len, b, dv_edit(a, len, p, b));
 			sum += g;
 			CHECK(g >= 0.8 * p - 0.0015 && g <= 1.2 * p + 0.0015, "a 1 Mb pair %g%% apart (seed %d) guessed %.3f%% divergent", 100 * p,
 			      seed, 100 * g);
@@ -217,18 +224,12 @@ static void check_divergence(void)
 		const double p = 0.01 * r;
 		double sum = 0;
 		for (int seed = 0; seed < 10; seed++) {
-			long q = 0, m = 0;
+			long q = 0;
 			while (q < len) {
 				for (int i = 0; i < 1000 && q < len; i++) a[q++] = "ACGT"[dv_rnd() & 3];
 				for (int i = 0; i < 3000 && q < len; i++) a[q++] = dv_rnd() % 10000 < 200 ? "ACGT"[dv_rnd() & 3] : unit[i];
 			}
-			for (long i = 0; i < len; i++) {
-				const uint64_t x = dv_rnd() % 1000000;
-				if (x >= (uint64_t)(p * 1e6)) { b[m++] = a[i]; continue; }
-				if (x % 3 == 0) b[m++] = "ACGT"[(strchr("ACGT", a[i]) - "ACGT" + 1 + dv_rnd() % 3) & 3];
-				else if (x % 3 == 1) { b[m++] = "ACGT"[dv_rnd() & 3]; b[m++] = a[i]; }
-			}
-			sum += aln_sim_divergence(a, len, b, m);
+			sum += aln_sim_divergence(a, len, b, dv_edit(a, len, p, b));
 		}
 		CHECK(sum / 10 >= 0.8 * p && sum / 10 <= 1.35 * p, "a 1 Mb pair of repeats %g%% apart guessed %.3f%% divergent (mean of 10)", 100 * p,
 		      10 * sum);
