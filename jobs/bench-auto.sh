@@ -5,7 +5,8 @@
 # (its -v line: "the GPU" / "the CPU"), auto's wall over the faster backend's, and whether the
 # three outputs are byte-identical. Calibrates src/mpi/cost.c: the compute columns are its rates.
 # Usage: jobs/bench-auto.sh [BUILD_DIR] [DATA_DIR] [SECTIONS="rkt ham lev lcs"]
-# GAP=S pauses S seconds before each run; ROTATE=0..2 shifts the order of the three backends.
+# GAP=S pauses S seconds before each run; ROTATE=0..2 shifts the order of the three backends;
+# REPS=N runs each backend N times in turn and gives the medians (the compute columns: the last run's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build} data=${2:-${SHARED_DATA:-../shared/data}} sections=${3:-rkt ham lev lcs}
@@ -27,16 +28,24 @@ wall() {  # backend args...: wall seconds, output in $tmp/out.$1, -v in $tmp/err
 	awk -v s=$s -v e=$e 'BEGIN { printf "%.3f", e - s }'
 }
 comp() { grep -soE '"compute":[0-9.]+' "$tmp/st.$1" | cut -d: -f2; }
+med() {  # the median of the runs; fail if any failed
+	case " $* " in *" fail "*) echo fail; return ;; esac
+	tr ' ' '\n' <<< "$*" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "fail" }'
+}
 row() {  # label args...
 	local lab=$1; shift
-	local a g c
-	# the three in a rotating order (row by row, and ROTATE=1/2 shifts it for a whole grid):
-	# a run right after another's large output can be slowed by its write-back
-	case $(( (NROW + ${ROTATE:-0}) % 3 )) in
-	0) g=$(wall gpu "$@"); c=$(wall cpu "$@"); a=$(wall auto "$@") ;;
-	1) a=$(wall auto "$@"); g=$(wall gpu "$@"); c=$(wall cpu "$@") ;;
-	*) c=$(wall cpu "$@"); a=$(wall auto "$@"); g=$(wall gpu "$@") ;;
-	esac
+	local a="" g="" c="" k
+	# the three in a rotating order (row by row, run by run, and ROTATE=1/2 shifts it for a
+	# whole grid): a run right after another's large output can be slowed by its write-back.
+	# REPS=N: N runs of each in turn, their medians (single runs of 10-300 ms jobs spread 10%)
+	for ((k = 0; k < ${REPS:-1}; k++)); do
+		case $(( (NROW + k + ${ROTATE:-0}) % 3 )) in
+		0) g="$g $(wall gpu "$@")"; c="$c $(wall cpu "$@")"; a="$a $(wall auto "$@")" ;;
+		1) a="$a $(wall auto "$@")"; g="$g $(wall gpu "$@")"; c="$c $(wall cpu "$@")" ;;
+		*) c="$c $(wall cpu "$@")"; a="$a $(wall auto "$@")"; g="$g $(wall gpu "$@")" ;;
+		esac
+	done
+	a=$(med $a) g=$(med $g) c=$(med $c)
 	NROW=$((NROW + 1))
 	local pick; pick=$(grep -o 'auto on rank 0 ([^)]*): .*: the [A-Z]*' "$tmp/err.auto" | grep -oE '[A-Z]+$' | head -1)
 	local same=yes

@@ -13,7 +13,7 @@
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
 #        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
 #        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), gscale (jobs/scale.sh
-#        on 1-2 GPUs), readbench
+#        on 1-2 GPUs), readbench, host (the tests that need a host of 8 CPUs or more: pair_busy_cpuset)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -37,6 +37,8 @@ rc=0
 for stage in "$@"; do
 	echo "=== $stage"
 	case $stage in
+	host) (cd build-gpu && ctest -R pair_busy_cpuset -V > "$OUT/ctest-host.log" 2>&1); r=$?
+		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-host.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
 	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-gpu.log" | sed 's/^[0-9]*: //' | tail -60; [ $r -eq 0 ] || rc=1 ;;

@@ -3,14 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include <unistd.h>
-#include <sys/stat.h>
 #include "mpi/rmpi.h"
 #include "algo/aln.h"
 
 #define RMPI_START_NOMINAL 0.3  /* s a context takes to start (one visible H100/H200: 0.2-0.3 s) */
 #define PROBE_MIN_S 0.2     /* a CPU estimate this long or longer pays for a probe of its threads (10 ms) */
-#define PROBE_MS 10.0       /* a shorter probe sees less of a busy host: new threads run first (3 ms: 0.96 for a fair 0.5) */
 #define PROBE_REACH 50.0    /* ... where a CPU this many times slower would lose: the wavefront's worst, 42-50x */
 #define BACKEND_UNNAMED "not started on this rank"   /* backend_defer's name, until rmpi_backend_name */
 
@@ -101,7 +98,7 @@ static void backend_rates(const rmpi_cost_t *job, rmpi_rates_t *r)
 }
 
 /* The share of its threads the host gives this job now (be->cpu_share, probed once: probe.c),
- * for a long pair whose CPU estimate tc is long enough to pay for a probe (PROBE_MS) and, with
+ * for a long pair whose CPU estimate tc is long enough to pay for a probe (RMPI_PROBE_MS) and, with
  * the GPU's estimate tg, close enough to lose. Only a long pair's wavefront collapses on a busy
  * host (Round 15, 16 cores beside 16 busy processes: lcs of a 10 Mb pair 42x its time); work
  * taken from a queue loses its share, at most 2x there, which is not worth 15 ms of every run
@@ -115,17 +112,26 @@ static double backend_share(const rmpi_t *w, const rmpi_cost_t *job, double tg, 
 	const int th = job->threads >= 1 ? (int)job->threads : 1;
 	const double t0 = rk_realtime();
 	double least;
-	be->cpu_share = rmpi_cpu_share(th, PROBE_MS, &least);
+	be->cpu_share = rmpi_cpu_share(th, RMPI_PROBE_MS, &least);
 	/* a host's passing work (the CI VM's neighbours: 0.5-0.8 one probe in four, idle) rarely
 	 * holds for a second probe; busy processes do */
 	if (be->cpu_share < RMPI_SHARE_FREE) {
 		double l2;
-		const double s2 = rmpi_cpu_share(th, PROBE_MS, &l2);
+		const double s2 = rmpi_cpu_share(th, RMPI_PROBE_MS, &l2);
 		if (s2 > be->cpu_share) { be->cpu_share = s2; least = l2; }
 	}
 	rk_debug("rank %d: %d CPU thread%s given %.2f of the wall (least %.2f; %.1f ms)", w->rank, th, th == 1 ? "" : "s", be->cpu_share,
 	         least, (rk_realtime() - t0) * 1e3);
 	return be->cpu_share;
+}
+
+double rmpi_backend_share_cpu(const rmpi_t *w, const rmpi_cost_t *job, rmpi_be_t *be)
+{
+	rmpi_rates_t r;
+	double tg, tc;
+	backend_rates(job, &r);
+	rmpi_cost_pick(job, &r, 0, &tg, &tc);
+	return backend_share(w, job, 0, tc, be);
 }
 
 /* auto chose the CPU: on a host whose cores other work keeps busy its rates do not hold. The
@@ -138,126 +144,6 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 	*tc = (*tc - job->cpu_beside) * rmpi_cost_slowdown(job->kind, job->threads >= 1 ? (int)job->threads : 1, rmpi_cpus(), share) +
 	      job->cpu_beside;
 	return tg < *tc;
-}
-
-/* The threads each of `ranks` processes on this host (this one among them) may run a long
- * pair's wavefront on, `others` threads of other processes being runnable (rmpi_host_others):
- * `threads` where all fit, else the free cores shared among them. Where this process may run on
- * every CPU, the others' count is the answer; under a cpuset or mpirun's binding they may run
- * on CPUs it does not have, and a probe of its threads (rmpi_cpu_free) decides. */
-static int threads_left(int others, int ranks, int threads)
-{
-	const long online = sysconf(_SC_NPROCESSORS_ONLN);
-	if (others <= 0 || online < 1 || others + (long)ranks * threads <= online) return threads;
-	if (rmpi_cpus() < online) return rmpi_cpu_free(threads, PROBE_MS, rmpi_cpu_share(threads, PROBE_MS, NULL));
-	const long f = (online - others) / ranks;
-	return f >= threads ? threads : f < 1 ? 1 : (int)f;
-}
-
-/* A long pair under the probe's floor (a 10 kb pair's wavefront takes 9 ms on one thread, the
- * probes 20-60 ms): the host's runnable threads, looked at in under 1 ms, say how many cores
- * are free. Busy processes collapse even a short pair's wavefront (the CI VM, 2 cores beside 4
- * busy processes: a 100 kb lev pair 0.85 s on 2 threads, 0.034 s on 1). `others`: what was
- * seen. */
-static int threads_look(int threads, int *others)
-{
-	*others = rmpi_host_others(NULL, 0);
-	return threads_left(*others, 1, threads);
-}
-
-/* Which kernel and pid namespace this process runs in: its boot's id (one a machine and boot,
- * where cloned nodes share a host name) and its pid namespace (the pids it can read), else the
- * host name */
-static uint64_t host_key(void)
-{
-	char buf[256] = "";
-	FILE *fp = fopen("/proc/sys/kernel/random/boot_id", "r");
-	if (!fp || !fgets(buf, sizeof buf, fp)) gethostname(buf, sizeof buf - 1);
-	if (fp) fclose(fp);
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-	for (const char *p = buf; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	struct stat ns;
-	if (stat("/proc/self/ns/pid", &ns) == 0) h = (h ^ (uint64_t)ns.st_ino) * 1099511628211ull;
-	return h;
-}
-
-/* This job's other ranks on this host: their pids in pids[0 .. return) (w->size of room; NULL:
- * not kept), and *cpu_ranks the host's ranks with a long pair for the CPU (`cpu`), this one
- * included. The host by host_key. Collective. */
-static int host_ranks(const rmpi_t *w, int cpu, long *pids, int *cpu_ranks)
-{
-	const int64_t me[3] = { (int64_t)host_key(), (int64_t)getpid(), cpu };
-	int64_t *all = malloc(sizeof *all * 3 * w->size);
-	/* every rank calls the allgather or none does */
-	if (rmpi_any(w, !all)) { free(all); *cpu_ranks = 0; return 0; }
-	rmpi_allgather(w, me, sizeof me, all);
-	int n = 0;
-	*cpu_ranks = 0;
-	for (int r = 0; r < w->size; r++) {
-		if (all[3 * r] != me[0]) continue;
-		*cpu_ranks += all[3 * r + 2] != 0;
-		if (r != w->rank && pids) pids[n++] = (long)all[3 * r + 1];
-	}
-	free(all);
-	return n;
-}
-
-/* threads_look for a rank: the host's cores left free by other processes, shared among this
- * job's ranks on the host that compute a long pair on the CPU; be->alone_free those a rank
- * computing a pair alone (the split's rmpi_threads_alone) may use. Collective. */
-static int threads_ranks(const rmpi_t *w, int cpu, int threads, int *others, rmpi_be_t *be)
-{
-	long *pids = malloc(sizeof *pids * w->size);
-	int cpu_ranks = 0;
-	const int n = host_ranks(w, cpu && pids, pids, &cpu_ranks);
-	*others = -1;
-	if (!cpu || !pids || cpu_ranks < 1) { free(pids); return threads; }
-	const long online = sysconf(_SC_NPROCESSORS_ONLN);
-	const int o = *others = rmpi_host_others(pids, n);
-	free(pids);
-	if (o > 0 && online >= 1 && rmpi_cpus() >= online) be->alone_free = online - o > 1 ? (int)(online - o) : 1;
-	return threads_left(o, cpu_ranks, threads);
-}
-
-int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads)
-{
-	const char *env = getenv("RKTLCS_PROBE");
-	/* the kind is the same on every rank (the reads are): the ranks' look below is collective.
-	 * What the user set may not be (OMP_NUM_THREADS exported on one node, not passed by
-	 * mpirun to the others): such a rank takes part as one off the CPU */
-	if (job->kind != RMPI_W_DP_LONG) return threads;
-	const int keep = c->threads_given || getenv("OMP_NUM_THREADS") || (env && *env == '0');
-	if (keep && w->size == 1) return threads;
-	const int cpu = !be->use_gpu && !keep;
-	const double t0 = rk_realtime();
-	int f = threads, others = -1;
-	if (w->size > 1) f = threads_ranks(w, cpu, threads, &others, be);
-	else if (cpu && threads > 1 && !(be->cpu_share > 0)) {
-		rmpi_rates_t r;
-		double tg, tc;
-		backend_rates(job, &r);
-		rmpi_cost_pick(job, &r, 0, &tg, &tc);
-		if (!(backend_share(w, job, 0, tc, be) > 0)) f = threads_look(threads, &others);
-	}
-	if (w->size == 1 && cpu && threads > 1 && be->cpu_share > 0) f = rmpi_cpu_free(threads, PROBE_MS, be->cpu_share);
-	const int alone = rmpi_threads_alone(w, c), cut = be->alone_free > 0 && be->alone_free < alone;
-	if (cpu) {
-		char seen_o[48] = "";  /* the host's count, where it was read (not where a probe timed the share) */
-		if (others >= 0) snprintf(seen_o, sizeof seen_o, "%d other threads runnable, ", others);
-		rk_debug("rank %d: %sshare %.2f: %d of %d threads free (%.1f ms to find)", w->rank, seen_o, be->cpu_share, f, threads,
-		         (rk_realtime() - t0) * 1e3);
-	}
-	if (!cpu || (f >= threads && !cut)) return threads;
-	char seen[128], alone_s[64] = "";
-	if (w->size == 1 && be->cpu_share > 0) snprintf(seen, sizeof seen, "%d threads given %.2f of the wall", threads, be->cpu_share);
-	else snprintf(seen, sizeof seen, "%d other thread%s runnable on %ld CPUs%s", others, others == 1 ? "" : "s",
-	              sysconf(_SC_NPROCESSORS_ONLN), w->size > 1 ? " besides this job's ranks" : "");
-	/* the cap, said before the split's plan knows whether any rank computes a pair alone */
-	if (cut) snprintf(alone_s, sizeof alone_s, ", at most %d for a rank computing a pair alone", be->alone_free);
-	/* rank 0's words (the others' info is not printed): the ranks on its host decide alike */
-	rk_info("the host's cores are busy (%s): the long pair on %d thread%s%s%s (%.1f ms to find); --threads sets them", seen, f,
-	        f == 1 ? "" : "s", w->size > 1 ? " a rank" : "", alone_s, (rk_realtime() - t0) * 1e3);
-	return f;
 }
 
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be)

@@ -71,6 +71,7 @@ double rmpi_cost_threads(const rmpi_rates_t *r, double threads);
  * beside 8 busy processes got 0.60-0.78, fair 0.67, beside 16 0.50-0.60, fair 0.5). At least 1. */
 int rmpi_cost_free_threads(int threads, int cores, double share);
 #define RMPI_SHARE_FREE 0.9   /* a probe's share from which the host's cores count as free */
+#define RMPI_PROBE_MS 10.0    /* ms a probe spins: a shorter one sees less of a busy host, new threads run first (3 ms: 0.96 for a fair 0.5) */
 /* How many times longer a job of `kind` on `threads` threads takes on that host than the rates
  * say: 1 / share (less the excess) where threads take work as it comes; a long pair's wavefront,
  * whose threads hand each other columns and lose far more than their share of a shared core (16

@@ -272,6 +272,9 @@ int rmpi_host_others(const long *pids, int n);
  * host's runnable threads besides the job's, the free cores shared among the host's ranks on
  * the CPU. Says so. Collective where there are several ranks. */
 int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads);
+/* The share of its threads the host gives this process now, probed (once: be->cpu_share) where
+ * the job's CPU estimate pays for a probe; 0 where not probed (backend.c, for busy.c) */
+double rmpi_backend_share_cpu(const rmpi_t *w, const rmpi_cost_t *job, rmpi_be_t *be);
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
 /* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
  * summary line. */

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Ranks on a busy host under cpusets (issue 29): where a rank may run on some of the host's CPUs
+# only (srun's cpuset, taskset, mpirun's binding), the host's runnable threads say nothing of its
+# CPUs, so its probe decides its threads, and a rank computing a pair alone is capped too.
+# - two ranks on the same busy half of the CPUs: each finds 1 thread free, and a rank alone is
+#   capped at the 2 that the two ranks' probes found (d527103: no cap under a cpuset);
+# - rank 0 on the idle half, rank 1 on the busy half: rank 1's view is said, prefixed by its rank,
+#   and rank 0's (its cores free) is not (before: rank 0's words alone, so nothing).
+# Output byte-identical to one thread's. Needs 8 CPUs or more (a half of 4, so that 2 is a cap)
+# and taskset: exit 77 (skipped) else.
+# Usage: busy_cpuset.sh RKTLCS MPIEXEC GENPAIRS TMPDIR
+set -u
+cli=$1 mpiexec=$2 gen=$3 tmp=$4
+n=$(nproc) h=$(( $(nproc) / 2 ))
+if [ "$n" -lt 8 ] || ! command -v taskset > /dev/null; then echo "SKIPPED: $n CPUs (8 needed) or no taskset"; exit 77; fi
+rm -rf "$tmp"; mkdir -p "$tmp"
+cd "$tmp" || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail=0 pass=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+lo="0-$((h - 1))" hi="$h-$((2 * h - 1))"
+"$gen" 1 150000 -1 5 a.fa b.fa > /dev/null || { echo "FAIL rkt_genpairs"; exit 1; }
+"$cli" lcs a.fa b.fa --seq --threads 1 -q -o ref.tsv || { echo "FAIL the one-thread run"; exit 1; }
+# each rank under the CPUs its rank is given: CPUS0, CPUS1
+cat > wrap.sh <<'EOF'
+#!/bin/bash
+r=${OMPI_COMM_WORLD_RANK:-0}; v=CPUS$r
+exec taskset -c "${!v}" "$@"
+EOF
+chmod +x wrap.sh
+hogs=()
+trap 'kill "${hogs[@]}" 2> /dev/null' EXIT
+busy() {  # CPUS COUNT: COUNT busy loops on CPUS
+	for i in $(seq "$2"); do taskset -c "$1" timeout 300 sh -c 'while :; do :; done' & hogs+=($!); done
+	sleep 0.3
+}
+run() {  # NAME: mpirun -np 2, each rank under its CPUs
+	RKTLCS_SPLIT_PLAN= timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 2 ./wrap.sh "$cli" lcs a.fa b.fa --seq --backend cpu \
+		-o "$1.tsv" 2> "$1.err"
+}
+busy "$lo" "$h"
+CPUS0=$lo CPUS1=$lo run same; r1=$?
+kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
+busy "$hi" $((2 * h))
+CPUS0=$lo CPUS1=$hi run apart; r2=$?
+kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
+
+said=$(grep 'cores are busy' same.err)
+[ $r1 = 0 ] && cmp -s ref.tsv same.tsv && [ "$(grep -c 'cores are busy' same.err)" = 1 ] \
+	&& grep -q "^\[rktlcs\] the host's cores are busy (.*a probe on a rank's $h CPUs): the long pair on 1 thread a rank, at most 2 for a rank computing a pair alone" <<< "$said" \
+	&& ok "two ranks on $h busy CPUs: $said" || bad "two ranks on $h busy CPUs: exit $r1, said: $said"
+said=$(grep 'cores are busy' apart.err)
+[ $r2 = 0 ] && cmp -s ref.tsv apart.tsv && [ "$(grep -c 'cores are busy' apart.err)" = 1 ] \
+	&& grep -q "^\[rktlcs\] rank 1: the host's cores are busy (.*a probe on a rank's $h CPUs): the long pair on [0-9]* threads* a rank, at most [0-9]* for a rank computing a pair alone" <<< "$said" \
+	&& ok "rank 0 on idle CPUs, rank 1 on busy ones: $said" || bad "ranks on idle and busy CPUs: exit $r2, said: $said"
+echo "busy_cpuset: $pass passed, $fail failed"
+[ $fail -eq 0 ]
