@@ -177,8 +177,8 @@ static void views_say(const rmpi_t *w, const busy_view_t *mine)
 	for (int r = 0; r < w->size && w->rank == 0; r++) {
 		if (done[r] || !all[r].cpu) continue;
 		busy_view_t g = all[r];
-		for (int s = r; s < w->size; s++) {
-			in[s] = !done[s] && all[s].cpu && view_same(&all[r], &all[s]);
+		for (int s = 0; s < w->size; s++) {   /* every in[] anew: an earlier group's ranks are not this one's */
+			in[s] = s >= r && !done[s] && all[s].cpu && view_same(&all[r], &all[s]);
 			if (!in[s]) continue;
 			done[s] = 1;
 			if (all[s].ms > g.ms) g.ms = all[s].ms;
