@@ -5,7 +5,7 @@
 # (its -v line: "the GPU" / "the CPU"), auto's wall over the faster backend's, and whether the
 # three outputs are byte-identical. Calibrates src/mpi/cost.c: the compute columns are its rates.
 # Usage: jobs/bench-auto.sh [BUILD_DIR] [DATA_DIR] [SECTIONS="rkt ham lev lcs"]
-# GAP=S pauses S seconds before each run; ROTATE=0..2 shifts the order of the three backends;
+# GAP=S pauses S seconds before each run; ROTATE=0..5 shifts the order of the three backends;
 # REPS=N runs each backend N times in turn and gives the medians (the compute columns: the last run's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,15 +35,17 @@ med() {  # the median of the runs; fail if any failed
 row() {  # label args...
 	local lab=$1; shift
 	local a="" g="" c="" k
-	# the three in a rotating order (row by row, run by run, and ROTATE=1/2 shifts it for a
-	# whole grid): a run right after another's large output can be slowed by its write-back.
+	# the three in an order that changes run by run and row by row (ROTATE=1..5 shifts it for a
+	# whole grid), through all six: a run right after another's large output can be slowed by
+	# its write-back, and a GPU run that starts while the one before releases the device starts
+	# in 0.02 s, not 0.2 (Round 9): rotations of one cycle alone put auto after cpu every time.
 	# REPS=N: N runs of each in turn, their medians (single runs of 10-300 ms jobs spread 10%)
+	local orders=(gca agc cag gac cga acg) o x
 	for ((k = 0; k < ${REPS:-1}; k++)); do
-		case $(( (NROW + k + ${ROTATE:-0}) % 3 )) in
-		0) g="$g $(wall gpu "$@")"; c="$c $(wall cpu "$@")"; a="$a $(wall auto "$@")" ;;
-		1) a="$a $(wall auto "$@")"; g="$g $(wall gpu "$@")"; c="$c $(wall cpu "$@")" ;;
-		*) c="$c $(wall cpu "$@")"; a="$a $(wall auto "$@")"; g="$g $(wall gpu "$@")" ;;
-		esac
+		o=${orders[$(( (NROW * ${REPS:-1} + k + ${ROTATE:-0}) % 6 ))]}
+		for x in ${o:0:1} ${o:1:1} ${o:2:1}; do case $x in
+			a) a="$a $(wall auto "$@")" ;; g) g="$g $(wall gpu "$@")" ;; c) c="$c $(wall cpu "$@")" ;;
+		esac; done
 	done
 	a=$(med $a) g=$(med $g) c=$(med $c)
 	NROW=$((NROW + 1))
