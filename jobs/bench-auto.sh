@@ -28,7 +28,7 @@ wall() {  # backend args...: wall seconds, output in $tmp/out.$1, -v in $tmp/err
 	awk -v s=$s -v e=$e 'BEGIN { printf "%.3f", e - s }'
 }
 comp() { grep -soE '"compute":[0-9.]+' "$tmp/st.$1" | cut -d: -f2; }
-med() {  # the median of the runs; fail if any failed
+med() {  # the median of the runs (of an even count, the lower middle); fail if any failed
 	case " $* " in *" fail "*) echo fail; return ;; esac
 	tr ' ' '\n' <<< "$*" | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "fail" }'
 }
@@ -38,9 +38,10 @@ row() {  # label args...
 	# the three in an order that changes run by run and row by row (ROTATE=1..5 shifts it for a
 	# whole grid), through all six: a run right after another's large output can be slowed by
 	# its write-back, and a GPU run that starts while the one before releases the device starts
-	# in 0.02 s, not 0.2 (Round 9): rotations of one cycle alone put auto after cpu every time.
+	# in 0.02 s, not 0.2 (Round 9): rotations of one cycle alone put auto after cpu every time,
+	# so the two cycles' orders alternate
 	# REPS=N: N runs of each in turn, their medians (single runs of 10-300 ms jobs spread 10%)
-	local orders=(gca agc cag gac cga acg) o x
+	local orders=(gca gac agc acg cag cga) o x
 	for ((k = 0; k < ${REPS:-1}; k++)); do
 		o=${orders[$(( (NROW * ${REPS:-1} + k + ${ROTATE:-0}) % 6 ))]}
 		for x in ${o:0:1} ${o:1:1} ${o:2:1}; do case $x in

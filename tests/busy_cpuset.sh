@@ -5,14 +5,20 @@
 # - two ranks on the same busy half of the CPUs: each finds 1 thread free, and a rank alone is
 #   capped at the 2 that the two ranks' probes found (d527103: no cap under a cpuset);
 # - rank 0 on the idle half, rank 1 on the busy half: rank 1's view is said, prefixed by its rank,
-#   and rank 0's (its cores free) is not (before: rank 0's words alone, so nothing).
+#   without a cap (only rank 0 computes a pair alone), and rank 0's (its cores free) is not
+#   (d527103: rank 0's words alone, so nothing).
 # Output byte-identical to one thread's. Needs 8 CPUs or more (a half of 4, so that 2 is a cap)
 # and taskset: exit 77 (skipped) else.
 # Usage: busy_cpuset.sh RKTLCS MPIEXEC GENPAIRS TMPDIR
 set -u
 cli=$1 mpiexec=$2 gen=$3 tmp=$4
 n=$(nproc) h=$(( $(nproc) / 2 ))
-if [ "$n" -lt 8 ] || ! command -v taskset > /dev/null; then echo "SKIPPED: $n CPUs (8 needed) or no taskset"; exit 77; fi
+# CPUs 0 .. n-1 must be this process's and the host's all (the ranks' threads: online / 2)
+if [ "$n" -lt 8 ] || [ "$n" != "$(getconf _NPROCESSORS_ONLN)" ] || ! command -v taskset > /dev/null; then
+	echo "SKIPPED: $n CPUs of $(getconf _NPROCESSORS_ONLN) online (8 needed, all of them) or no taskset"; exit 77
+fi
+# what the user set keeps the threads (no look at the host at all)
+unset OMP_NUM_THREADS RKTLCS_PROBE
 rm -rf "$tmp"; mkdir -p "$tmp"
 cd "$tmp" || exit 1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -35,9 +41,9 @@ busy() {  # CPUS COUNT: COUNT busy loops on CPUS
 	for i in $(seq "$2"); do taskset -c "$1" timeout 300 sh -c 'while :; do :; done' & hogs+=($!); done
 	sleep 0.3
 }
-run() {  # NAME: mpirun -np 2, each rank under its CPUs
-	RKTLCS_SPLIT_PLAN= timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 2 ./wrap.sh "$cli" lcs a.fa b.fa --seq --backend cpu \
-		-o "$1.tsv" 2> "$1.err"
+run() {  # NAME: mpirun -np 2, each rank under its CPUs; rank 0 computes the pair alone (with its cap)
+	RKTLCS_SPLIT_PLAN=one timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 2 ./wrap.sh "$cli" lcs a.fa b.fa --seq --backend cpu \
+		-v -o "$1.tsv" 2> "$1.err"
 }
 busy "$lo" "$h"
 CPUS0=$lo CPUS1=$lo run same; r1=$?
@@ -46,13 +52,16 @@ busy "$hi" $((2 * h))
 CPUS0=$lo CPUS1=$hi run apart; r2=$?
 kill "${hogs[@]}"; wait "${hogs[@]}" 2> /dev/null; hogs=()
 
-said=$(grep 'cores are busy' same.err)
+# the cap reaches the split: rank 0 alone on 2 threads (d527103: on all of its CPUs' threads)
+said=$(grep 'cores are busy' same.err) split=$(grep -o 'split: .*' same.err | cut -c 1-300)
 [ $r1 = 0 ] && cmp -s ref.tsv same.tsv && [ "$(grep -c 'cores are busy' same.err)" = 1 ] \
 	&& grep -q "^\[rktlcs\] the host's cores are busy (.*a probe on a rank's $h CPUs): the long pair on 1 thread a rank, at most 2 for a rank computing a pair alone" <<< "$said" \
-	&& ok "two ranks on $h busy CPUs: $said" || bad "two ranks on $h busy CPUs: exit $r1, said: $said"
+	&& grep -q 'one rank (on 2 threads, the node.s)' <<< "$split" \
+	&& ok "two ranks on $h busy CPUs: $said; $split" || bad "two ranks on $h busy CPUs: exit $r1, said: $said; $split"
+# rank 1's view, and no cap: rank 0, which computes a pair alone, found its cores free
 said=$(grep 'cores are busy' apart.err)
 [ $r2 = 0 ] && cmp -s ref.tsv apart.tsv && [ "$(grep -c 'cores are busy' apart.err)" = 1 ] \
-	&& grep -q "^\[rktlcs\] rank 1: the host's cores are busy (.*a probe on a rank's $h CPUs): the long pair on [0-9]* threads* a rank, at most [0-9]* for a rank computing a pair alone" <<< "$said" \
+	&& grep -qE "^\[rktlcs\] rank 1: the host's cores are busy \(.*a probe on a rank's $h CPUs\): the long pair on 1 thread a rank \([0-9.]+ ms to find\)" <<< "$said" \
 	&& ok "rank 0 on idle CPUs, rank 1 on busy ones: $said" || bad "ranks on idle and busy CPUs: exit $r2, said: $said"
 echo "busy_cpuset: $pass passed, $fail failed"
 [ $fail -eq 0 ]

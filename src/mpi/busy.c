@@ -11,9 +11,8 @@
 #include <sys/stat.h>
 #include "mpi/rmpi.h"
 
-/* What a rank found, for rank 0's lines */
+/* What a rank found, for rank 0's lines (no padding: allgathered as bytes) */
 typedef struct {
-	uint64_t host;
 	int32_t cpu, f, threads, alone_free, others, probed, online, cpus;
 	double share, ms;
 } busy_view_t;
@@ -72,6 +71,7 @@ static uint64_t host_key(void)
 static uint64_t cpus_key(void)
 {
 	cpu_set_t set;
+	CPU_ZERO(&set);   /* hashed whole: the part the kernel does not write is zero */
 	if (rmpi_cpus() >= sysconf(_SC_NPROCESSORS_ONLN) || sched_getaffinity(0, sizeof set, &set) != 0) return 0;
 	return fnv(1469598103934665603ull, &set, sizeof set);
 }
@@ -129,8 +129,12 @@ static void ranks_str(const int *in, int n, char *buf, size_t size)
 {
 	size_t o = 0;
 	buf[0] = 0;
-	for (int r = 0; r < n && o + 24 < size; r++) {
+	for (int r = 0; r < n; r++) {
 		if (!in[r] || (r > 0 && in[r - 1])) continue;
+		if (o + 24 + 6 >= size) {   /* room for one more range and the mark */
+			snprintf(buf + o, size - o, ", ...");
+			return;
+		}
 		int e = r;
 		while (e + 1 < n && in[e + 1]) e++;
 		o += (size_t)snprintf(buf + o, size - o, "%s%d", o ? ", " : "", r);
@@ -156,8 +160,9 @@ static void view_say(const busy_view_t *v, int nproc, const char *who)
 
 static int view_same(const busy_view_t *a, const busy_view_t *b)
 {
-	return a->host == b->host && a->cpu == b->cpu && a->f == b->f && a->threads == b->threads && a->alone_free == b->alone_free &&
-	       a->probed == b->probed && a->cpus == b->cpus;
+	/* not the host: hosts that found the same are one line (the others' count is the first's);
+	 * not the cap of a rank alone, rank 0's only: it is said on rank 0's group's line */
+	return a->cpu == b->cpu && a->f == b->f && a->threads == b->threads && a->probed == b->probed && a->cpus == b->cpus;
 }
 
 /* Rank 0 says what each group of ranks that found the same found: one line where all of them
@@ -217,7 +222,8 @@ int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *
 		rk_debug("rank %d: %sshare %.2f: %d of %d threads free (%.1f ms to find)", w->rank, seen_o, be->cpu_share, f, threads, ms);
 	}
 	if (w->size == 1 && (!cpu || f >= threads)) return threads;
-	const busy_view_t v = { host_key(), cpu, f < threads ? f : threads, threads, cut ? be->alone_free : 0, others, probed,
+	/* the cap is said where it applies: only rank 0 computes a pair alone (split_run.c) */
+	const busy_view_t v = { cpu, f < threads ? f : threads, threads, w->rank == 0 && cut ? be->alone_free : 0, others, probed,
 	                        (int32_t)sysconf(_SC_NPROCESSORS_ONLN), rmpi_cpus(), be->cpu_share, ms };
 	views_say(w, &v);
 	return cpu && f < threads ? f : threads;
