@@ -5,8 +5,8 @@
 # - two ranks on the same busy half of the CPUs: each finds 1 thread free, and a rank alone is
 #   capped at the 2 that the two ranks' probes found (d527103: no cap under a cpuset);
 # - rank 0 on the idle half, rank 1 on the busy half: rank 1's view is said, prefixed by its rank,
-#   without a cap (only rank 0 computes a pair alone), and rank 0's (its cores free) is not
-#   (d527103: rank 0's words alone, so nothing).
+#   without a cap (only rank 0 computes a pair alone); rank 0's line, if its idle CPUs show busy
+#   at all (a VM's vCPUs), is its own (d527103: rank 0's words alone, so no rank 1 line).
 # Output byte-identical to one thread's. Needs 8 CPUs or more (a half of 4, so that 2 is a cap)
 # and taskset: exit 77 (skipped) else.
 # Usage: busy_cpuset.sh RKTLCS MPIEXEC GENPAIRS TMPDIR
@@ -58,10 +58,14 @@ said=$(grep 'cores are busy' same.err) split=$(grep -o 'split: .*' same.err | cu
 	&& grep -q "^\[rktlcs\] the host's cores are busy (.*a probe on a rank's $h CPUs): the long pair on 1 thread a rank, at most 2 for a rank computing a pair alone" <<< "$said" \
 	&& grep -q 'one rank (on 2 threads, the node.s)' <<< "$split" \
 	&& ok "two ranks on $h busy CPUs: $said; $split" || bad "two ranks on $h busy CPUs: exit $r1, said: $said; $split"
-# rank 1's view, and no cap: rank 0, which computes a pair alone, found its cores free
-said=$(grep 'cores are busy' apart.err)
-[ $r2 = 0 ] && cmp -s ref.tsv apart.tsv && [ "$(grep -c 'cores are busy' apart.err)" = 1 ] \
+# rank 1's view, without a cap. Rank 0's idle CPUs may show busy too on a VM whose vCPUs share
+# the host's cores (the device's KVM guest: 8 threads on 0-7 given 0.84-0.98 of the wall beside
+# 16 loops on 8-15, least 0.5): then its own line, "rank 0:", with more threads than rank 1's
+said=$(grep 'cores are busy' apart.err) r0=$(grep -o "^\[rktlcs\] rank 0: .*the long pair on [0-9]* threads* a rank" apart.err | grep -oE '[0-9]+ threads? a rank$' | cut -d' ' -f1)
+want=1; [ -n "$r0" ] && want=2
+[ $r2 = 0 ] && cmp -s ref.tsv apart.tsv && [ "$(grep -c 'cores are busy' apart.err)" = $want ] \
 	&& grep -qE "^\[rktlcs\] rank 1: the host's cores are busy \(.*a probe on a rank's $h CPUs\): the long pair on 1 thread a rank \([0-9.]+ ms to find\)" <<< "$said" \
+	&& { [ -z "$r0" ] || [ "$r0" -gt 1 ]; } \
 	&& ok "rank 0 on idle CPUs, rank 1 on busy ones: $said" || bad "ranks on idle and busy CPUs: exit $r2, said: $said"
 echo "busy_cpuset: $pass passed, $fail failed"
 [ $fail -eq 0 ]
