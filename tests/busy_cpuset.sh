@@ -19,12 +19,8 @@ if [ "$n" -lt 8 ] || [ "$n" != "$(getconf _NPROCESSORS_ONLN)" ] || ! command -v 
 fi
 # what the user set keeps the threads (no look at the host at all)
 unset OMP_NUM_THREADS RKTLCS_PROBE
-rm -rf "$tmp"; mkdir -p "$tmp"
-cd "$tmp" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail=0 pass=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
 lo="0-$((h - 1))" hi="$h-$((2 * h - 1))"
 "$gen" 1 150000 -1 5 a.fa b.fa > /dev/null || { echo "FAIL rkt_genpairs"; exit 1; }
 "$cli" lcs a.fa b.fa --seq --threads 1 -q -o ref.tsv || { echo "FAIL the one-thread run"; exit 1; }

@@ -8,12 +8,8 @@
 # Usage: paf.sh RKTLCS PYTHON3 MPIEXEC TMPDIR TESTDATA
 set -u
 cli=$1 py=$2 mpiexec=$3 tmp=$4 data=$5 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$tmp"; mkdir -p "$tmp"
-cd "$tmp" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail=0 pass=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
 # reads (A), each planted with edits in a longer random reference (B); some of 1-3 bp
 awk 'BEGIN { srand(7); for (i = 0; i < 30; i++) { n = i % 10 == 0 ? 1 + int(rand() * 3) : 20 + int(rand() * 120); s = ""
 	for (k = 0; k < n; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1); printf ">r%d\n%s\n", i, s } }' > A.fa

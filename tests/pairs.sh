@@ -10,12 +10,8 @@
 # exit 77 (skipped) without ../shared/data.
 set -u
 cli=$1 mpiexec=$2 shared=$3 tmp=$4 data=$5 part=${6:-base}
-rm -rf "$tmp"; mkdir -p "$tmp"
-cd "$tmp" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail=0 pass=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
 mpi() { timeout 300 "$mpiexec" --oversubscribe -np "$@"; }
 if [ "$part" != real ]; then
 # inputs: 40 mixed reads (A), the same reads mutated (B), one long record

@@ -8,12 +8,8 @@
 set -u
 set -m  # job control: background jobs get SIGINT like foreground ones (not ignored)
 cli=$1 mpiexec=$2 genaln=$3 tmp=$4
-rm -rf "$tmp"; mkdir -p "$tmp"
-cd "$tmp" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail=0 pass=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
 # alignments whose distances take many seconds (long.aln, 1 thread) or about one (big.aln)
 "$genaln" 6000 6000 30 7 > big.aln
 "$genaln" 24000 6000 30 7 > long.aln

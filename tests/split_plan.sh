@@ -13,12 +13,8 @@
 # Usage: split_plan.sh RKTLCS MPIEXEC GENPAIRS TMPDIR [BIG=2000000]
 set -u
 cli=$1 mpiexec=$2 gen=$3 tmp=$4 big=${5:-2000000}
-rm -rf "$tmp"; mkdir -p "$tmp"
-cd "$tmp" || exit 1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fail=0 pass=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
 mpi() {  # np, plan (or ""), cells, args...
 	local np=$1 plan=$2 cells=$3; shift 3
 	RKTLCS_SPLIT_PLAN=$plan RKTLCS_SPLIT_CELLS=$cells timeout 600 "$mpiexec" --oversubscribe --bind-to none -np "$np" \
