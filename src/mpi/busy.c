@@ -72,7 +72,7 @@ static uint64_t cpus_key(void)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);   /* hashed whole: the part the kernel does not write is zero */
-	if (rmpi_cpus() >= sysconf(_SC_NPROCESSORS_ONLN) || sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+	if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) >= sysconf(_SC_NPROCESSORS_ONLN)) return 0;
 	return fnv(1469598103934665603ull, &set, sizeof set);
 }
 
