@@ -134,6 +134,7 @@ void rk_common_init(rk_common_t *c);
  *   RKTLCS_START_TIMEOUT=S   under MPI, a rank whose start-up (MPI_Init, the node communicator,
  *                            the first agreement) takes more than S seconds ends the job (default
  *                            120; 0: wait forever)
+ *   RKTLCS_READ_THREADS=N    tests: a compressed input inflated on N threads, past the CPU count
  *   RKTLCS_READ_WINDOW=N     the parallel FASTA reader parses its slices N bytes at a time
  *                            ("4k"; default and cap 1G): tests put window ends everywhere
  *   RKTLCS_RKT_LANES32=1     Rkt-LCS on the CPU: every SIMD pair in the 32-bit-lane sweep of
@@ -180,6 +181,7 @@ typedef struct {
 	int near_plan;            /* lev --all --max-dist: 0 by the cost model, -1 exact segments, k approximate pieces */
 	double start_timeout;     /* seconds an MPI start-up may take before the rank ends the job */
 	int64_t read_window;      /* tests: bytes of a slice the parallel reader parses at a time (0: 1 GiB) */
+	int read_threads;         /* tests: threads of a compressed stream's reader, whatever the CPUs (0: --threads) */
 	int rkt_lanes32;          /* Rkt-LCS CPU: every SIMD pair in 32-bit lanes, whatever the read lengths */
 	int no_share;             /* tests: no node-shared memory, every rank its own copy */
 	int64_t ham_batch;        /* tests: bases per batch rank 0 hands out in hamming's streamed read (0: 64M) */
@@ -188,7 +190,7 @@ typedef struct {
 	double progress_every;    /* batch logs: seconds between progress lines after it */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
-void rk_tune_init(void);
+rk_status_t rk_tune_init(void);   /* RK_EINPUT: a variable that must be a number is not */
 
 #ifdef __cplusplus
 }

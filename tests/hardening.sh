@@ -34,12 +34,15 @@ if [ -z "$nolimit" ]; then
 	(printf '>x\n'; head -c 160000000 /dev/zero | tr '\0' A; printf '\n>y\nACGT\n') | gzip -1 > bomb.fa.gz
 	expect 2 'out of memory' "160 MB line under ulimit -v 120 MB" -- bash -c 'ulimit -v 120000; exec "$0" bomb.fa.gz -k 1 -t 1 -tau 2 -o out.tsv' "$cli"
 else echo "SKIP gigantic line under ulimit -v (sanitizer build)"; fi
-# BGZF without its end-of-file block: a warning, like samtools, and a normal result
+# BGZF without its end-of-file block: a file cut at a block boundary, an error (issue 55; it was a
+# warning, like samtools, until a cut file was read as a shorter one)
 if command -v bgzip > /dev/null; then
 	bgzip -c ok.fa > full.fa.gz
 	head -c $(( $(wc -c < full.fa.gz) - 28 )) full.fa.gz > noeof.fa.gz
+	rm -f out.tsv
 	"$cli" noeof.fa.gz -k 1 -t 1 -tau 2 -o out.tsv 2> err; rc=$?
-	[ $rc -eq 0 ] && grep -q 'no BGZF end-of-file marker' err && [ -s out.tsv ] && ok "BGZF without EOF block: warning, exit 0" || bad "BGZF without EOF block: exit $rc, $(cat err)"
+	[ $rc -eq 1 ] && grep -q "noeof.fa.gz: record .*: truncated BGZF file: it ends without BGZF's end-of-file block" err && [ ! -e out.tsv ] \
+		&& ok "BGZF without EOF block: exit 1, the record named, no output" || bad "BGZF without EOF block: exit $rc, $(cat err)"
 else echo "SKIP BGZF without EOF block (no bgzip)"; fi
 # option values that are options; sizes that are not numbers
 expect 1 "needs a value" "--candidates -q" -- "$cli" ok.fa -k 1 -t 1 -tau 2 --candidates -q -o out.tsv

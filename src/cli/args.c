@@ -70,7 +70,8 @@ rk_status_t rcli_int(rcli_args_t *a, int64_t min, int64_t max, int64_t *out)
 	char *end;
 	errno = 0;
 	long long x = strtoll(v, &end, 10);
-	if (errno || end == v || *end || x < min || x > max) {
+	/* one rule for blanks: none, before or after (strtoll alone skips the leading ones) */
+	if (errno || end == v || *end || isspace((unsigned char)v[0]) || x < min || x > max) {
 		if (max < INT64_MAX) rk_set_error("option %s: '%s' is not an integer in %lld..%lld", a->name, v, (long long)min, (long long)max);
 		else rk_set_error("option %s: '%s' is not an integer >= %lld", a->name, v, (long long)min);
 		return RK_EINPUT;

@@ -73,25 +73,37 @@ static void rcli_suggest(const char *m, char *out, size_t n)
 	}
 }
 
+static const rcli_mode_t *rcli_find_mode(const char *m)
+{
+	for (int i = 0; i < rcli_n_modes; i++)
+		if (strcmp(m, rcli_modes[i].name) == 0) return &rcli_modes[i];
+	return 0;
+}
+
+/* help, version and errors before MPI starts: every rank parsed the same words, rank 0 says them */
 static int rcli_dispatch(int argc, char **argv)
 {
 	if (argc > 1) {
 		const char *m = argv[1];
-		for (int i = 0; i < rcli_n_modes; i++)
-			if (strcmp(m, rcli_modes[i].name) == 0) return rcli_modes[i].main(argc - 1, argv + 1);
+		const rcli_mode_t *mode = rcli_find_mode(m);
+		if (mode) return mode->main(argc - 1, argv + 1);
 		/* samtools' "help [MODE]" and "version"; a reads file of that name is ./help */
 		if (strcmp(m, "help") == 0) {
+			if (argc > 2 && !rcli_find_mode(argv[2])) {
+				if (rmpi_rank_hint() == 0) fprintf(stderr, "[rktlcs] error: help: unknown mode '%s' (modes: rkt, hamming, lev, lcs)\n", argv[2]);
+				return 1;
+			}
 			char *h[] = { argv[0], argc > 2 ? argv[2] : (char *)"rkt", (char *)"--help", 0 };
 			return rcli_dispatch(3, h);
 		}
-		if (strcmp(m, "version") == 0) { rcli_version(stdout); return 0; }
+		if (strcmp(m, "version") == 0) { if (rmpi_rank_hint() == 0) rcli_version(stdout); return 0; }
 		/* a word that is no file but close to a mode's name is a typo, not the input */
 		struct stat sb;
 		char near[64];
 		if (m[0] != '-' && stat(m, &sb) != 0) {
 			rcli_suggest(m, near, sizeof near);
 			if (near[0]) {
-				fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean %s?)\n", m, near);
+				if (rmpi_rank_hint() == 0) fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean %s?)\n", m, near);
 				return 1;
 			}
 		}
@@ -109,7 +121,10 @@ static const char *rcli_driver_files(void)
 
 int rcli_main(int argc, char **argv)
 {
-	rk_tune_init();
+	if (rk_tune_init() != RK_OK) {
+		if (rmpi_rank_hint() == 0) rk_err("%s", rk_error());
+		return 1;
+	}
 	rio_cleanup_install();
 	int r = rcli_dispatch(argc, argv);
 	rio_cleanup_normal_exit();
@@ -226,8 +241,8 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 {
 	rcli_flags_t f = { 0, 0 };
 	rk_status_t st = rcli_parse(argc, argv, o, c, ops, &f);
-	if (f.help) { ops->usage(stdout); return 0; }
-	if (f.version) { rcli_version(stdout); return 0; }
+	if (f.help) { if (rmpi_rank_hint() == 0) ops->usage(stdout); return 0; }
+	if (f.version) { if (rmpi_rank_hint() == 0) rcli_version(stdout); return 0; }
 	if (st) return rcli_usage_error(argc, ops, st);
 	rmpi_t w;
 	/* the GPU context (0.1-0.3 s) starts while MPI_Init runs, not after it; a rank that maps no

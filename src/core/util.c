@@ -100,7 +100,7 @@ uint64_t rk_parse_size(const char *s)
 {
 	char *end;
 	double v;
-	if (!s || !*s) return 0;
+	if (!s || !*s || isspace((unsigned char)*s)) return 0;
 	v = strtod(s, &end);
 	/* strtod takes "nan" and "inf": neither is a size, and casting them is undefined */
 	if (end == s || !isfinite(v) || v <= 0) return 0;
@@ -126,9 +126,23 @@ void rk_common_init(rk_common_t *c)
 rk_tune_t rk_tune = { .simd = -1, .gpu_carveout = -1, .split_cells = 4294967296.0, .gpu_once_minb = 4, .start_timeout = 120,
                      .progress_first = 5, .progress_every = 60 };
 
-void rk_tune_init(void)
+/* RKTLCS_START_TIMEOUT: seconds; 0 or less, or more than ~30 years (inf too), no limit */
+static rk_status_t rk_tune_timeout(const char *v)
+{
+	char *end;
+	double t = strtod(v, &end);
+	if (end == v || *end || isspace((unsigned char)*v) || isnan(t)) {
+		rk_set_error("RKTLCS_START_TIMEOUT='%s': not a number of seconds (0: no limit)", v);
+		return RK_EINPUT;
+	}
+	rk_tune.start_timeout = t > 1e9 ? 0 : t;
+	return RK_OK;
+}
+
+rk_status_t rk_tune_init(void)
 {
 	const char *v;
+	rk_status_t st = RK_OK;
 	if ((v = getenv("RKTLCS_SIMD")) && *v) rk_tune.simd = atoi(v);
 	if ((v = getenv("RKTLCS_SIMD_NOPOPCNT")) && *v) rk_tune.no_vpopcnt = 1;
 	if ((v = getenv("RKTLCS_GPU_CARVEOUT")) && *v) rk_tune.gpu_carveout = atoi(v);
@@ -146,7 +160,8 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_GPU_RANKS")) && *v) rk_tune.gpu_ranks = !strcmp(v, "one") ? 1 : !strcmp(v, "all") ? -1 : 0;
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);
 	if ((v = getenv("RKTLCS_NEAR_PLAN")) && *v) rk_tune.near_plan = !strcmp(v, "exact") ? -1 : atoi(v);
-	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) rk_tune.start_timeout = atof(v);
+	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) st = rk_tune_timeout(v);
+	if ((v = getenv("RKTLCS_READ_THREADS")) && *v) rk_tune.read_threads = atoi(v);
 	if ((v = getenv("RKTLCS_READ_WINDOW")) && *v) rk_tune.read_window = (int64_t)rk_parse_size(v);
 	if ((v = getenv("RKTLCS_RKT_LANES32")) && *v) rk_tune.rkt_lanes32 = atoi(v);
 	if ((v = getenv("RKTLCS_NO_SHARE")) && *v) rk_tune.no_share = atoi(v);
@@ -154,4 +169,5 @@ void rk_tune_init(void)
 	if ((v = getenv("RKTLCS_HAM_PIECE")) && *v) rk_tune.ham_piece = (int64_t)rk_parse_size(v);
 	if ((v = getenv("RKTLCS_PROGRESS_FIRST")) && *v) rk_tune.progress_first = atof(v);
 	if ((v = getenv("RKTLCS_PROGRESS_EVERY")) && *v) rk_tune.progress_every = atof(v);
+	return st;
 }

@@ -151,35 +151,60 @@ static int rio_is_special(const struct stat *sb)
 	return !S_ISREG(sb->st_mode);
 }
 
-/* The target of a path: symlinks resolved; a name that does not exist yet keeps its own
- * (resolved) directory. *exists tells whether it is there. Caller frees. */
-static char *rio_target(const char *path, int *exists)
-{
-	char *r = realpath(path, 0);
-	if (r) { *exists = 1; return r; }
-	*exists = 0;
-	struct stat lb;
-	if (lstat(path, &lb) == 0 && S_ISLNK(lb.st_mode)) {
-		/* a dangling symlink: its target will be created */
-		char buf[PATH_MAX];
-		ssize_t n = readlink(path, buf, sizeof buf - 1);
-		if (n <= 0) return 0;
-		buf[n] = 0;
-		if (buf[0] == '/') return strdup(buf);
-		char *d = strdup(path), *out = malloc(strlen(path) + (size_t)n + 2);
-		if (d && out) sprintf(out, "%s/%s", dirname(d), buf);
-		free(d);
-		return out;
-	}
-	return strdup(path);
-}
-
 static char *rio_dir_of(const char *p)
 {
 	char *d = strdup(p), *r = d ? strdup(dirname(d)) : 0;
 	free(d);
 	return r;
 }
+
+/* The end of a missing path: its directory resolved, its own name kept. */
+static char *rio_missing_end(const char *p)
+{
+	char *d = rio_dir_of(p), *dr = d ? realpath(d, 0) : 0, *b = strdup(p);
+	int e = errno;
+	char *name = b ? basename(b) : 0, *out = dr && name ? malloc(strlen(dr) + strlen(name) + 2) : 0;
+	if (out) sprintf(out, "%s/%s", strcmp(dr, "/") ? dr : "", name);
+	free(d); free(dr); free(b);
+	if (!out) errno = e ? e : ENOMEM;
+	return out;
+}
+
+/* The file a path writes, as the shell's '>' finds it: every symlink followed to its end (a
+ * missing end is created there), the directory resolved, so that two spellings of one new file
+ * compare equal. *exists tells whether it is there. NULL with errno: ELOOP (a loop), EISDIR (a
+ * name ending in '/'), ENOENT or ENOTDIR (no such directory). Caller frees. */
+static char *rio_target(const char *path, int *exists)
+{
+	char *r = realpath(path, 0);
+	*exists = r != 0;
+	if (r || errno == ELOOP) return r;
+	char *p = strdup(path);
+	for (int hop = 0; p && hop < 40; hop++) {
+		size_t l = strlen(p);
+		if (l && p[l - 1] == '/') { free(p); errno = EISDIR; return 0; }
+		struct stat lb;
+		if (lstat(p, &lb) != 0 || !S_ISLNK(lb.st_mode)) {
+			char *out = rio_missing_end(p);
+			free(p);
+			return out;
+		}
+		char buf[PATH_MAX], *next = 0;
+		ssize_t n = readlink(p, buf, sizeof buf - 1);
+		if (n > 0) {
+			buf[n] = 0;
+			char *d = buf[0] == '/' ? 0 : rio_dir_of(p);
+			if ((next = malloc((d ? strlen(d) : 0) + (size_t)n + 2))) sprintf(next, "%s%s%s", d ? d : "", d ? "/" : "", buf);
+			free(d);
+		}
+		free(p);
+		p = next;
+	}
+	if (p) { free(p); errno = ELOOP; }
+	else if (!errno) errno = ENOMEM;
+	return 0;
+}
+
 
 /* A descriptor given as an output must be open for writing. */
 static rk_status_t rio_fd_check(const char *p, int fd)
@@ -218,38 +243,57 @@ static int rio_check_existing(const char *const *outs, int i, const struct stat 
 	return 1;
 }
 
+/* A regular output is replaced by a rename, which asks only the directory: a file its user could
+ * not write (read-only, or another user's) is refused, as the shell's '>' refuses it. Then
+ * the directory, and the resolved name against the outputs before it (new files too). */
+static rk_status_t rio_check_target(const char *const *outs, int i, char **targets)
+{
+	const char *p = outs[i];
+	int exists;
+	char *t = rio_target(p, &exists);
+	if (!t) {
+		rk_set_error("%s: cannot write: %s", p, strerror(errno));
+		return errno == ENOMEM ? RK_ERES : RK_EIO;
+	}
+	targets[i] = t;
+	const char *name = strrchr(t, '/');
+	if (strlen(name ? name + 1 : t) > NAME_MAX || strlen(t) >= PATH_MAX) {
+		rk_set_error("%s: cannot write: %s", p, strerror(ENAMETOOLONG));
+		return RK_EIO;
+	}
+	if (exists && access(t, W_OK) != 0) { rk_set_error("%s: cannot write: %s", p, strerror(errno)); return RK_EIO; }
+	for (int j = 0; j < i; j++)
+		if (targets[j] && strcmp(targets[j], t) == 0) {
+			if (strcmp(outs[j], p)) rk_set_error("%s and %s are the same file; give each output its own", outs[j], p);
+			else rk_set_error("%s is given as two outputs; give each output its own", p);
+			return RK_EINPUT;
+		}
+	char *d = rio_dir_of(t);
+	int bad = !d || access(d, W_OK | X_OK) != 0, e = errno;
+	if (bad) rk_set_error("%s: cannot write in directory %s: %s", p, d ? d : "?", d ? strerror(e) : "out of memory");
+	free(d);
+	return bad ? RK_EIO : RK_OK;
+}
+
 rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const *ins, int n_in)
 {
-	for (int i = 0; i < n_out; i++) {
+	rk_status_t st = RK_OK;
+	char **targets = calloc(n_out > 0 ? (size_t)n_out : 1, sizeof *targets);
+	if (!targets) { rk_set_error("out of memory"); return RK_ERES; }
+	for (int i = 0; i < n_out && !st; i++) {
 		const char *p = outs[i];
-		rk_status_t st = RK_OK;
 		if (rio_is_stdout(p)) continue;
-		if (!*p) { rk_set_error("an output file name is empty"); return RK_EINPUT; }
+		if (!*p) { rk_set_error("an output file name is empty"); st = RK_EINPUT; break; }
 		int fd = rio_own_fd(p);
-		if (fd == -2) { rk_set_error("%s: cannot write: no such open descriptor", p); return RK_EIO; }
-		if (fd >= 0) {
-			if ((st = rio_fd_check(p, fd)) != RK_OK) return st;
-			continue;
-		}
+		if (fd == -2) { rk_set_error("%s: cannot write: no such open descriptor", p); st = RK_EIO; break; }
+		if (fd >= 0) { st = rio_fd_check(p, fd); continue; }
 		struct stat sb;
-		if (stat(p, &sb) == 0 && rio_check_existing(outs, i, &sb, ins, n_in, &st)) {
-			if (st) return st;
-			continue;
-		}
-		for (int j = 0; j < i; j++)
-			if (!rio_is_stdout(outs[j]) && strcmp(outs[j], p) == 0) {
-				rk_set_error("%s is given as two outputs; give each output its own", p);
-				return RK_EINPUT;
-			}
-		int exists;
-		char *t = rio_target(p, &exists), *d = t ? rio_dir_of(t) : 0;
-		int bad = !d || access(d, W_OK | X_OK) != 0;
-		int e = errno;
-		if (bad) rk_set_error("%s: cannot write in directory %s: %s", p, d ? d : "?", d ? strerror(e) : "out of memory");
-		free(t); free(d);
-		if (bad) return RK_EIO;
+		if (stat(p, &sb) == 0 && rio_check_existing(outs, i, &sb, ins, n_in, &st)) continue;
+		st = rio_check_target(outs, i, targets);
 	}
-	return RK_OK;
+	for (int i = 0; i < n_out; i++) free(targets[i]);
+	free(targets);
+	return st;
 }
 
 /* In place: a descriptor of ours (dup'ed, so closing the output leaves it open) or a
@@ -273,7 +317,8 @@ static int rio_open_temp(rio_out_t *o)
 {
 	char *dir = rio_dir_of(o->target), *base = strdup(o->target);
 	if (!dir || !base || !(o->tmp = malloc(strlen(dir) + strlen(base) + 32))) { free(dir); free(base); errno = ENOMEM; return -1; }
-	sprintf(o->tmp, "%s/.%s.rktlcs-XXXXXX", dir, basename(base));
+	/* the target's name, cut so that the temporary's stays within NAME_MAX (255) */
+	sprintf(o->tmp, "%s/.%.*s.rktlcs-XXXXXX", dir, NAME_MAX - 15, basename(base));
 	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	free(dir); free(base);
 	if (fd >= 0) { o->unnamed = 1; return fd; }
@@ -289,7 +334,11 @@ rk_status_t rio_out_open(rio_out_t *o, const char *path)
 	int exists = 0, own = rio_own_fd(path);
 	if (!(o->path = strdup(path))) goto oom;
 	if (own >= 0 || (stat(path, &sb) == 0 && rio_is_special(&sb))) return rio_open_in_place(o, path, own);
-	if (!(o->target = rio_target(path, &exists))) goto oom;
+	if (!(o->target = rio_target(path, &exists))) {
+		rk_set_error("%s: cannot write: %s", path, strerror(errno));
+		free(o->path); o->path = 0;
+		return errno == ENOMEM ? RK_ERES : RK_EIO;
+	}
 	int fd = rio_open_temp(o);
 	if (fd < 0) {
 		int e = errno;

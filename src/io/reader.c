@@ -19,12 +19,13 @@
 #include <htslib/hts.h>
 #include <htslib/hts_log.h>
 #include "io/rio.h"
+#include "io/inflate.h"
 
 #define RIO_BUF (1 << 17)          /* bytes read from the stream at a time */
 #define RIO_MAX_HEADER (1 << 20)   /* a longer header line is not FASTA/FASTQ */
 
-/* A gzip stream (one thread of inflation by nature) is inflated by a thread of its own into
- * a ring of blocks while the parser works on the previous one. */
+/* A compressed stream is inflated by a thread of its own (BGZF on several, inflate.c) into a
+ * ring of blocks while the parser works on the previous one. */
 #define RIO_NBLK 4
 #define RIO_BLK (1 << 20)
 typedef struct {
@@ -38,11 +39,12 @@ typedef struct {
 
 struct rio_file_s {
 	BGZF *fp;                  /* NULL: a slice of memory (buf is not ours) */
-	rio_pipe_t *pipe;          /* a gzip stream inflated ahead, or NULL */
+	rio_inf_t inf;             /* the stream's inflated blocks (fp set) */
+	rio_pipe_t *pipe;          /* a compressed stream inflated ahead, or NULL */
 	int fasta_only;            /* a slice of a FASTA file: a '@' header ends the parse */
 	int not_fasta;
 	uint8_t *buf;
-	int beg, end, eof, err;    /* err: the compressed stream is corrupt or truncated */
+	int beg, end, eof, err;    /* err: the compressed stream is corrupt or truncated (RIO_INF_*) */
 	int64_t left;              /* a slice of a mapped file: its bytes after the window buf..end */
 	int64_t n_win;             /* windows of the slice parsed so far */
 	int64_t win;               /* a slice's window (0: rio_window()) */
@@ -98,9 +100,9 @@ static void *rio_pipe_run(void *arg)
 		int slot = (p->head + p->count) % RIO_NBLK, stop = p->stop;
 		pthread_mutex_unlock(&p->mu);
 		if (stop) return 0;
-		ssize_t n = bgzf_read(f->fp, p->blk[slot], RIO_BLK);
+		int64_t n = rio_inf_fill(&f->inf, p->blk[slot], RIO_BLK);
 		pthread_mutex_lock(&p->mu);
-		if (n <= 0) { p->done = 1; p->err = n < 0; }
+		if (n <= 0) { p->done = 1; p->err = n < 0 ? f->inf.err : 0; }
 		else { p->len[slot] = (int)n; p->count++; }
 		pthread_cond_broadcast(&p->cv);
 		int done = p->done;
@@ -182,12 +184,10 @@ rio_file_t *rio_open(const char *path)
 		free(f->buf); free(f->path); free(f);
 		return 0;
 	}
-	/* samtools warns about a BGZF file without its end-of-file block: it may be truncated */
-	if (bgzf_compression(f->fp) == bgzf && bgzf_check_EOF(f->fp) == 0)
-		rk_warn("%s: no BGZF end-of-file marker: the file may be truncated", path);
-	/* BGZF blocks inflate on htslib's thread pool; a plain gzip stream on a thread of its own */
-	if (rio_threads > 1 && bgzf_compression(f->fp) == bgzf) bgzf_mt(f->fp, rio_threads, 64);
-	else if (rio_threads > 1 && bgzf_compression(f->fp) == gzip) rio_pipe_start(f);
+	/* BGZF's end-of-file block is checked at the end of the stream (inflate.c), stdin too */
+	const int T = rk_tune.read_threads > 0 ? rk_tune.read_threads : rio_threads;
+	rio_inf_init(&f->inf, f->fp, T > 1 ? T - 1 : 1);
+	if (T > 1 && bgzf_compression(f->fp) != no_compression) rio_pipe_start(f);
 	return f;
 }
 
@@ -195,7 +195,7 @@ void rio_close(rio_file_t *f)
 {
 	if (!f) return;
 	if (f->pipe) { rio_pipe_stop(f); f->buf = 0; }  /* buf was one of the pipe's blocks */
-	if (f->fp) { bgzf_close(f->fp); free(f->buf); }
+	if (f->fp) { bgzf_close(f->fp); free(f->buf); rio_inf_free(&f->inf); }
 	free(f->line); free(f->name); free(f->path);
 	free(f);
 }
@@ -232,11 +232,10 @@ static int rio_peek(rio_file_t *f)
 		f->end = 0; f->eof = 1;
 		return f->err ? -3 : -1;
 	}
-	ssize_t n = bgzf_read(f->fp, f->buf, RIO_BUF);
+	int64_t n = rio_inf_fill(&f->inf, f->buf, RIO_BUF);
 	f->beg = 0;
 	if (n <= 0) {
-		/* bgzf_read() returns -1 on a corrupt or truncated stream */
-		f->end = 0; f->eof = 1; f->err = n < 0;
+		f->end = 0; f->eof = 1; f->err = n < 0 ? f->inf.err : 0;
 		return f->err ? -3 : -1;
 	}
 	f->end = (int)n;
@@ -295,6 +294,8 @@ static void rio_fail(rio_file_t *f, const char *fmt, ...)
 /* Errors of the stream itself, common to every read. */
 static rk_status_t rio_stream_error(rio_file_t *f, int64_t ret)
 {
+	if (ret == -3 && f->err == RIO_INF_NOEOF)
+		RIO_FAIL("truncated BGZF file: it ends without BGZF's end-of-file block");
 	if (ret == -3) RIO_FAIL("corrupt or truncated compressed stream");
 	if (ret == -4) { rio_fail(f, "out of memory for a line"); return RK_ERES; }
 	if (ret == -5) RIO_FAIL("header line longer than %d bytes: not FASTA/FASTQ", RIO_MAX_HEADER);

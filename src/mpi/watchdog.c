@@ -44,7 +44,7 @@ static void *rmpi_wd_main(void *arg)
 	if (!late) return 0;
 	char msg[512];
 	int n = snprintf(msg, sizeof msg,
-	                 "[rktlcs] error: rank %s: MPI start-up did not finish within %.0f s (stuck in %s); ending the job "
+	                 "[rktlcs] error: rank %s: MPI start-up did not finish within %g s (stuck in %s); ending the job "
 	                 "(another rank may have failed to start; RKTLCS_START_TIMEOUT sets the limit)\n",
 	                 rmpi_wd_who, rmpi_wd_limit, rmpi_wd_stage);
 	ssize_t r = write(STDERR_FILENO, msg, n > 0 && n < (int)sizeof msg ? (size_t)n : strlen(msg));
