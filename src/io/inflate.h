@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <htslib/bgzf.h>
+#include <htslib/thread_pool.h>
 
 #define RIO_INF_MIN (1 << 16)   /* a fill's capacity: at least one block */
 
@@ -22,6 +23,8 @@ typedef struct {
 	int err;           /* RIO_INF_*, handed out once the bytes before it are */
 	uint8_t *raw;      /* one batch of compressed blocks */
 	int64_t m_raw;
+	hts_tpool *pool;   /* threads > 1: made at the first batch of several blocks */
+	hts_tpool_process *queue;
 } rio_inf_t;
 
 /* s takes fp (not its ownership); threads >= 1 inflate BGZF blocks in parallel. */

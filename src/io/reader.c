@@ -186,7 +186,7 @@ rio_file_t *rio_open(const char *path)
 	}
 	/* BGZF's end-of-file block is checked at the end of the stream (inflate.c), stdin too */
 	const int T = rk_tune.read_threads > 0 ? rk_tune.read_threads : rio_threads;
-	rio_inf_init(&f->inf, f->fp, T > 1 ? T - 1 : 1);
+	rio_inf_init(&f->inf, f->fp, T);
 	if (T > 1 && bgzf_compression(f->fp) != no_compression) rio_pipe_start(f);
 	return f;
 }
