@@ -39,7 +39,8 @@ ctest_skips() {
 }
 
 stage_release() {
-	scripts/setup.sh --test build
+	# ON by name: run-sample.sh configures the same build directory with the tests off
+	scripts/setup.sh --test build -DBUILD_TESTING=ON
 	ctest_in build --output-on-failure -j2
 }
 

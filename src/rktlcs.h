@@ -58,15 +58,27 @@ void rk_log_held_clear(void);
 /* Progress of a long loop at level info. On a terminal: one line rewritten in place with
  * the percentage and an ETA, after 2 s, at most twice a second; elsewhere (batch logs): a
  * line with the ETA after rk_tune.progress_first seconds (5), then one every
- * rk_tune.progress_every (60). Call rk_progress from one thread only. */
+ * rk_tune.progress_every (60). rk_progress may be called from several threads; what it shows
+ * never goes back. */
 typedef struct {
 	const char *what;     /* e.g. "rkt: read pairs" */
 	double total, t0, last;
 	int tty, shown;
+	double best;          /* the most done seen so far */
+	double base;          /* the ticker's: done before the item now computing (ticker.c) */
 } rk_progress_t;
 void rk_progress_start(rk_progress_t *p, const char *what, double total);
 void rk_progress(rk_progress_t *p, double done);
 void rk_progress_end(rk_progress_t *p);
+/* The ticker (ticker.c): one long item (a long pair) reports nothing until it ends, so a thread
+ * shows p's progress every second as base + the work its kernels have added (rk_live_add)
+ * since the base was set; in a batch log that is a line a minute with the ETA. One ticker at a
+ * time; start and stop from the thread that owns p. */
+void rk_live_add(double work);
+double rk_live_total(void);   /* all rk_live_add of this process: a long pair's cells computed */
+void rk_progress_tick_start(rk_progress_t *p);
+void rk_progress_tick_base(rk_progress_t *p, double base);
+void rk_progress_tick_stop(void);
 
 double rk_realtime(void);
 /* Seconds since this process started (/proc), -1 where unknown. */

@@ -20,7 +20,7 @@ fake apt-get 'echo "apt-get $*" >> '"$log"'; [ "$1" = install ] && touch '"$tmp"
 fake dpkg 'case $1 in -s) exit 1 ;; -L) case $2 in munge) echo /lib/systemd/system/munge.service ;; slurmd) echo /lib/systemd/system/slurmd.service ;; esac ;; esac'
 fake dpkg-query 'printf "installed bash\ninstalled slurmd\nconfig-files gone\n"; [ -e '"$tmp"'/done ] && printf "installed munge\n"; exit 0'
 for c in systemctl deb-systemd-helper update-rc.d mpirun; do fake $c 'echo "'$c' $*" >> '"$log"; done
-fake cmake 'echo "cmake $*" >> '"$log"'; [ "$1" = -S ] && echo "-- The C compiler identification is GNU" && echo "-- rktlcs: no real data at /x: realdata ... will report skipped"; exit 0'
+fake cmake 'echo "cmake $*" >> '"$log"'; [ "$1" = -S ] && echo "-- The C compiler identification is GNU" && echo "-- rktlcs: CUDA backend ON"; exit 0'
 
 run() {  # uid command...
 	rm -f "$log" "$tmp/done"; touch "$log"
@@ -40,7 +40,13 @@ extra=$(echo "$inst" | tr ' ' '\n' | grep -E 'clang|slurm|munge|gnuplot|edlib|wf
 grep -q '^systemctl disable munge.service$' "$log" && ok "munge (new) disabled at boot: $(grep disabled "$tmp/out")" || bad "munge not disabled"
 grep -q 'slurmd' "$log" && bad "slurmd (installed before) touched" || ok "slurmd (installed before) left alone"
 grep -q '^cmake -S . -B build' "$log" && grep -q '^mpirun --oversubscribe -np 2 build/rktlcs' "$log" && ok "built and ran the sample" || bad "no build or run"
-grep -q '^-- rktlcs: no real data' "$tmp/out" && ! grep -q 'compiler identification' "$tmp/out" && ok "CMake's rktlcs notices shown, the rest not" || bad "CMake's notice about ../shared hidden"
+# the tool alone (issue 62): no test programs configured or built
+grep -q '^cmake -S . -B build .*-DBUILD_TESTING=OFF' "$log" && grep -qE '^cmake --build build .*--target rktlcs rktlcs_man$' "$log" \
+	&& ok "run-sample.sh builds the tool alone: $(grep -- '--target' "$log")" || bad "run-sample.sh builds more than the tool: $(grep '^cmake' "$log" | tr '\n' ' ')"
+grep -q '^-- rktlcs: CUDA backend' "$tmp/out" && ! grep -q 'compiler identification' "$tmp/out" && ok "CMake's rktlcs notices shown, the rest not" || bad "CMake's rktlcs notice hidden"
+grep -q 'MODE --help' "$tmp/out" && ok "its last lines point to MODE --help" || bad "run-sample.sh does not point to MODE --help: $(tail -2 "$tmp/out")"
+grep -q 'stage_release' "$src/scripts/test.sh" && grep -q 'setup.sh --test build -DBUILD_TESTING=ON' "$src/scripts/test.sh" \
+	&& ok "test.sh turns the tests on again in the same build directory" || bad "test.sh does not pass -DBUILD_TESTING=ON"
 # the test set-up adds the extras
 run 0 bash "$src/scripts/setup.sh" --test "$tmp/b"
 inst=$(grep '^apt-get install' "$log")

@@ -224,6 +224,7 @@ static void strip_run(sweep_t *S, int64_t s, uint64_t *v0, uint64_t *v1)
 		}
 		bv += edge_sum(kind, S->h, c, ce);
 		tv += tsum;
+		rk_live_add((double)(bot - top) * (double)(ce - c));   /* the progress ticker's cells */
 		c = ce;
 		atomic_store_explicit(&st->prog, c, memory_order_release);
 		if (prune && c < cap) {

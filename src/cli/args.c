@@ -115,11 +115,12 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 	return 1;
 }
 
-void rcli_common_usage(FILE *fp, int with_backend)
+void rcli_common_usage(FILE *fp, int with_backend, int with_paf)
 {
+	fprintf(fp, "  -o, --output FILE       write to FILE [stdout]\n");
+	if (with_paf) fprintf(fp, "      --format tsv|json|paf  output format [tsv]; paf with --path\n");
+	else fprintf(fp, "      --format tsv|json   output format [tsv]\n");
 	fprintf(fp,
-"  -o, --output FILE       write to FILE [stdout]\n"
-"      --format tsv|json   output format [tsv]\n"
 "Resources:\n"
 "      --threads INT       CPU threads per rank [cores / ranks on the node]\n");
 	if (with_backend)

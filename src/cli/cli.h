@@ -59,7 +59,7 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 #define RCLI_DETAILS(page) "Details: man rktlcs, and " page " in PREFIX/share/doc/rktlcs (PREFIX: where\n" \
 	"rktlcs is installed, /usr/local by default).\n"
 /* Usage lines of the shared options, for each mode's --help. */
-void rcli_common_usage(FILE *fp, int with_backend);
+void rcli_common_usage(FILE *fp, int with_backend, int with_paf);
 
 /* What a mode gives the shared main loop (rcli_mode). */
 typedef void (*rcli_usage_f)(FILE *fp);

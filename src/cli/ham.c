@@ -23,7 +23,7 @@ static void ham_usage(FILE *fp)
 "  -t                      header line on the long formats (-m, --max-dist)\n"
 "      --max-dist INT      long format of the pairs i < j with dist <= INT (sparse, scales)\n"
 "  -j INT                  CPU threads per rank, as --threads\n", RKTLCS_VERSION);
-	rcli_common_usage(fp, 1);
+	rcli_common_usage(fp, 1, 0);
 	fprintf(fp,
 "\n"
 "snp-dists' options -a -b -c -j -k -L -m -q -t -x and -h mean the same here; its -v (version)\n"

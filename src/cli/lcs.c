@@ -17,7 +17,7 @@ static void lcs_usage(FILE *fp)
 "      --path              add the canonical alignment: runs of M (kept pair), I (a symbol of\n"
 "                          A dropped), D (a symbol of B dropped)\n"
 "Output (--format paf: one PAF line per pair, needs --path):\n", RKTLCS_VERSION);
-	rcli_common_usage(fp, 1);
+	rcli_common_usage(fp, 1, 1);
 	fprintf(fp,
 "\n"
 "Columns: name_a name_b len_a len_b lcs [subsequence] [path]. Among the longest common\n"

@@ -24,7 +24,7 @@ static void lev_usage(FILE *fp)
 "      --all               every pair of records of A\n"
 "      --max-dist INT      with --all: keep the pairs with distance <= INT\n"
 "Output (--format paf: one PAF line per pair, needs --path):\n", RKTLCS_VERSION);
-	rcli_common_usage(fp, 1);
+	rcli_common_usage(fp, 1, 1);
 	fprintf(fp,
 "\n"
 "Columns: name_a name_b len_a len_b distance [ends] [start cigar]. CIGAR as in SAM with A as\n"

@@ -33,7 +33,7 @@ static void rkt_usage(FILE *fp)
 "Output:\n"
 "      --candidates FILE   also write every read's candidate to FILE\n"
 "      --occurrences       list the winner's occurrence in each supporting read\n");
-	rcli_common_usage(fp, 1);
+	rcli_common_usage(fp, 1, 0);
 	fprintf(fp,
 "\n"
 "Output columns: index (1-based), name, pos (0-based), len, support, substring. The winner is\n"

@@ -111,23 +111,33 @@ static void rk_progress_line(rk_progress_t *p, double done, double now)
 	p->shown = 1;
 }
 
+static pthread_mutex_t rk_progress_mu = PTHREAD_MUTEX_INITIALIZER;
+
 void rk_progress(rk_progress_t *p, double done)
 {
 	if (rk_log_level < RK_LOG_INFO) return;
+	pthread_mutex_lock(&rk_progress_mu);
+	if (done < p->best) done = p->best;
+	p->best = done;
 	double now = rk_realtime();
 	if (p->tty) {
 		/* nothing for short runs; then at most twice a second */
-		if (now - p->t0 < 2.0 || now - p->last < 0.5) return;
+		if (now - p->t0 < 2.0 || now - p->last < 0.5) { pthread_mutex_unlock(&rk_progress_mu); return; }
 	} else {
 		/* batch logs: an ETA early, then a line a minute at most */
-		if (now - p->t0 < rk_tune.progress_first || (p->shown && now - p->last < rk_tune.progress_every)) return;
+		if (now - p->t0 < rk_tune.progress_first || (p->shown && now - p->last < rk_tune.progress_every)) {
+			pthread_mutex_unlock(&rk_progress_mu);
+			return;
+		}
 	}
 	p->last = now;
 	rk_progress_line(p, done, now);
+	pthread_mutex_unlock(&rk_progress_mu);
 }
 
 void rk_progress_end(rk_progress_t *p)
 {
+	rk_progress_tick_stop();
 	if (p->tty && p->shown && rk_progress_open) {
 		rk_progress_line(p, p->total, rk_realtime());
 		fputc('\n', stderr);

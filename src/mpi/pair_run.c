@@ -424,7 +424,7 @@ static rk_status_t pair_near(pair_job_t *j)
 		plan = aln_near_choose(&j->near, n, j->seqs, j->lens, s->max_dist, pair_ns, par, rmpi_threads(w, s->c), &team, est);
 	const double t_plan = rk_realtime();
 	if (!rk_tune.near_plan && w->rank == 0)
-		rk_info("lev --all --max-dist %lld: estimates: every pair %.3g s, exact segments %.3g s, approximate pieces %.3g s: %s (%d)",
+		rk_debug("lev --all --max-dist %lld: estimates: every pair %.3g s, exact segments %.3g s, approximate pieces %.3g s: %s (%d)",
 		        (long long)s->max_dist, est[0] * 1e-9, est[1] * 1e-9, est[2] * 1e-9,
 		        plan == ALN_NEAR_FULL ? "every pair" : plan == ALN_NEAR_EXACT ? "exact segments" : "approximate pieces", plan);
 	/* a failure here is every rank's (the sampled sums carry it) */
@@ -800,6 +800,8 @@ static rk_status_t pair_all_items(pair_job_t *j)
 	rk_status_t st = RK_OK;
 	for (int64_t q = 0; q < j->n_items; q++) all_cost += j->cost[q];
 	rk_progress_start(&j->prog, s->meta.mode == RIO_LEV ? "lev: cells" : "lcs: cells", all_cost);
+	/* a long pair's own loop says nothing until it ends: the ticker shows its kernels' cells */
+	if (j->w->rank == 0 && !s->all) rk_progress_tick_start(&j->prog);
 	/* the split runs global alignments only: prefix and infix pairs stay whole */
 	int no_split = s->all || j->w->size == 1 || s->mode.want_ends, huge = 0;
 	for (int64_t q = 0; q < j->n_items; q++) huge |= j->cost[q] >= rk_tune.split_cells;
@@ -809,6 +811,7 @@ static rk_status_t pair_all_items(pair_job_t *j)
 	}
 	if (!no_split && huge && (rk_tune.split_plan == 8 || (!rk_tune.split_plan && !rk_tune.split_words))) no_split = pair_spread_huge(j);
 	for (int64_t q0 = 0; q0 < j->n_items && !st;) {
+		if (j->w->rank == 0 && !s->all) rk_progress_tick_base(&j->prog, j->done_cost);
 		if (!no_split && j->cost[q0] >= rk_tune.split_cells) {
 			st = pair_split_one(j, q0++);
 			continue;
@@ -847,9 +850,14 @@ static rk_status_t pair_write(pair_job_t *j)
 		double dt = rk_realtime() - j->t0;
 		char desc[320];
 		rmpi_backend_desc(&j->be, aln_simd_name(aln_simd_level(-1)), desc, sizeof desc);
-		rk_info("%s: %.0f pair%s, %.4g cells, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g cells/s",
-		        pair_mode(s), tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, w->size,
-		        w->size > 1 ? "s" : "", j->nth, j->nth > 1 ? "s" : "", desc, dt, tot_cells / (dt > 0 ? dt : 1e-9));
+		/* one pair on this rank's CPU sweep: the cells it computed, fewer than n x m where it is banded */
+		const double swept = w->size == 1 && j->n_items == 1 ? rk_live_total() : 0;
+		char band[96] = "";
+		if (swept > 0 && swept < 0.99 * tot_cells) snprintf(band, sizeof band, " (%.3g computed: banded)", swept);
+		const double rate = (swept > 0 && swept < tot_cells ? swept : tot_cells) / (dt > 0 ? dt : 1e-9);
+		rk_info("%s: %.0f pair%s, %.4g cells%s, %d rank%s, %d thread%s/rank, backend %s, %.3f s, %.3g cells/s",
+		        pair_mode(s), tot_pairs, tot_pairs == 1 ? "" : "s", tot_cells, band, w->size,
+		        w->size > 1 ? "s" : "", j->nth, j->nth > 1 ? "s" : "", desc, dt, rate);
 	}
 	if ((st = rmpi_agree(w, st)) == RK_OK) {
 		rio_buf_t extra = { 0 };
