@@ -26,7 +26,7 @@ export HWLOC_COMPONENTS=${HWLOC_COMPONENTS:--opencl,-cuda,-nvml,-rsmi,-levelzero
 set -- "$RKTLCS" $MODE $INPUT ${ARGS:-} --backend "${BACKEND:-auto}" --threads "${SLURM_CPUS_PER_TASK:-1}" -o "$OUT"
 case ${LAUNCHER:-srun} in
 srun) srun --mpi=pmix "$@" ;;
-mpirun) mpirun --bind-to none "$@" ;;
+mpirun) mpirun -q --bind-to none "$@" ;;   # -q: rktlcs' one error line, no banner
 *) echo "LAUNCHER must be srun or mpirun" >&2; exit 1 ;;
 esac
 echo "rktlcs $MODE: output in $OUT"

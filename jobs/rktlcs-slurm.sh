@@ -27,7 +27,7 @@ threads=${SLURM_CPUS_PER_TASK:-1}
 set -- "$RKTLCS" $MODE $INPUT ${ARGS:-} --backend "${BACKEND:-cpu}" --threads "$threads" -o "$OUT"
 case ${LAUNCHER:-srun} in
 srun) srun --mpi=pmix "$@" ;;
-mpirun) mpirun --bind-to none "$@" ;;   # inside the allocation: mpirun reads SLURM's node list
+mpirun) mpirun -q --bind-to none "$@" ;;   # inside the allocation: mpirun reads SLURM's node list; -q: rktlcs' one error line, no banner
 *) echo "LAUNCHER must be srun or mpirun" >&2; exit 1 ;;
 esac
 echo "rktlcs $MODE: output in $OUT"

@@ -130,6 +130,28 @@ else
 	awk 'NR > 1 && $1 - p < 0.95 { bad = 1 } { p = $1 } END { exit bad }' "$tmp/times" \
 		&& ok "progress: $(wc -l < "$tmp/times") lines, at least 1 s apart" || bad "progress: lines closer than the interval: $(tr '\n' ' ' < "$tmp/times")"
 fi
+# one long pair (issue 62): its own loop ends with the pair, so the ticker shows the sweep's cells
+"$genreads" 2 400000 11 > "$tmp/two.fa"
+awk 'NR <= 2' "$tmp/two.fa" > "$tmp/pa.fa"; awk 'NR > 2' "$tmp/two.fa" > "$tmp/pb.fa"
+RKTLCS_PROGRESS_FIRST=0.2 RKTLCS_PROGRESS_EVERY=0.5 "$cli" lev "$tmp/pa.fa" "$tmp/pb.fa" --threads 1 --backend cpu -o /dev/null 2> "$tmp/e"
+grep 'lev: cells:' "$tmp/e" | sed 's/.*cells: \([0-9.]*\)%.*/\1/' > "$tmp/pct"
+if [ "$(wc -l < "$tmp/pct")" -ge 2 ] && awk 'NR > 1 && $1 <= p { bad = 1 } { p = $1 } END { exit bad || p <= 0 }' "$tmp/pct" \
+	&& grep 'lev: cells:' "$tmp/e" | head -1 | grep -q 'ETA [0-9]'; then
+	ok "progress of one long pair in a log: $(wc -l < "$tmp/pct") lines, rising, with an ETA: $(grep 'lev: cells:' "$tmp/e" | head -1)"
+else bad "progress of one long pair: $(grep -c 'cells:' "$tmp/e") lines: $(head -3 "$tmp/e" | tr '\n' ' ')"; fi
+# under mpirun -np 4 (issue 62): help, version and an unknown mode said once, by rank 0
+"$mpiexec" --oversubscribe -np 4 "$cli" lcsx > "$tmp/o" 2> "$tmp/e"; rc=$?
+[ $rc -ne 0 ] && [ "$(grep -c "unknown mode 'lcsx'" "$tmp/e")" = 1 ] && ok "np 4, unknown mode: one line" || bad "np 4, unknown mode: $(grep -c 'unknown mode' "$tmp/e") lines, exit $rc"
+"$mpiexec" --oversubscribe -np 4 "$cli" --version > "$tmp/o" 2> "$tmp/e"
+[ "$(grep -c '^rktlcs [0-9]' "$tmp/o")" = 1 ] && ok "np 4, --version: once" || bad "np 4, --version: $(grep -c '^rktlcs [0-9]' "$tmp/o") times"
+"$mpiexec" --oversubscribe -np 4 "$cli" lev --help > "$tmp/o" 2> "$tmp/e"
+[ "$(grep -c '^rktlcs lev ' "$tmp/o")" = 1 ] && ok "np 4, lev --help: once" || bad "np 4, lev --help: $(grep -c '^rktlcs lev ' "$tmp/o") times"
+"$mpiexec" --oversubscribe -np 4 "$cli" help bogus > "$tmp/o" 2> "$tmp/e"
+[ "$(grep -c "unknown mode 'bogus'" "$tmp/e")" = 1 ] && ok "np 4, help bogus: one line" || bad "np 4, help bogus: $(cat "$tmp/e" | head -3)"
+# -q (mpirun --quiet): the one error line alone, no banner
+printf '>a\nACGT\n>b\nAC7T\n' > "$tmp/bad.fa"
+"$mpiexec" -q --oversubscribe -np 2 "$cli" lev --all "$tmp/bad.fa" > /dev/null 2> "$tmp/e"; rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c . "$tmp/e")" = 1 ] && ok "mpirun -q, bad input: exit 1, one line: $(cat "$tmp/e")" || bad "mpirun -q, bad input: exit $rc, $(grep -c . "$tmp/e") lines"
 # the defaults: nothing in a run shorter than 5 s
 "$cli" -k1 -t2 -tau15 "$tmp/r.fa" > /dev/null 2> "$tmp/e"
 grep -q 'read pairs:' "$tmp/e" && bad "progress in a short run: $(cat "$tmp/e")" || ok "no progress line in a short run"
