@@ -22,6 +22,8 @@ ctest_in() {
 	{ (cd "$dir" && ctest "$@"); echo $? > "$out.rc"; } | tee "$out"
 	r=$(cat "$out.rc")
 	ctest_skips "$out" "$dir/Testing/Temporary/LastTest.log" >> "$skips"
+	# "SECONDS stage: test" for the summary's slowest tests
+	sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) \.+.* ([0-9.]+) sec$/\2 '"${cur_stage:-ctest}"': \1/p' "$out" >> "$times"
 	rm -f "$out" "$out.rc"
 	return "$r"
 }
@@ -78,7 +80,7 @@ stage_fuzz() {
 # the run), then the summary; returns 1 when a stage failed.
 run_stages() {
 	local s r t0 failed="" line
-	skips=$(mktemp)
+	skips=$(mktemp) times=$(mktemp)
 	declare -A res secs
 	for s in $1; do
 		if ! declare -F "stage_$s" > /dev/null; then echo "test.sh: unknown stage '$s' (stages: $all_stages)"; res[$s]=FAILED; secs[$s]=0; failed="$failed $s"; continue; fi
@@ -96,6 +98,11 @@ run_stages() {
 	echo "=== summary"
 	printf '%-10s %-7s %s\n' stage result time
 	for s in $1; do printf '%-10s %-7s %d:%02d\n' "$s" "${res[$s]}" $((secs[$s] / 60)) $((secs[$s] % 60)); done
+	if [ -s "$times" ]; then
+		echo "slowest tests:"
+		sort -rn "$times" | head -5 | while read -r t name; do printf '  %7.1f s  %s\n' "$t" "$name"; done
+	fi
+	rm -f "$times"
 	if [ -s "$skips" ]; then
 		echo "skipped tests ($(wc -l < "$skips")):"
 		while IFS= read -r line; do echo "  $line"; done < "$skips"
