@@ -1,5 +1,5 @@
 #!/bin/bash
-# The driver's release at a CUDA process's exit (docs/BENCHMARKS.md, Round 8; src/core/exit.c):
+# The driver's release at a CUDA process's exit (docs/bench/rounds-2026-11-27.md, Round 8; src/core/exit.c):
 # whole-process wall and the time from the last CUDA call to the process's end, seen by its
 # parent, for each way of ending (jobs/exit-cost.cu), three rounds in turn. Needs nvcc and a GPU.
 # Usage: jobs/bench-exit.sh [ARCH=sm_90]

@@ -13,7 +13,7 @@
 set -u
 # JOBS: at most 16 by default: on a 64-core node 64 jobs of up to 4 ranks each (over 200 ranks
 # oversubscribing the cores, every rank's context on one of the GPUs) did not end one set in
-# 100 s, with this build and with d7230fe's alike (docs/BENCHMARKS.md, Round 8)
+# 100 s, with this build and with d7230fe's alike (docs/bench/rounds-2026-11-27.md, Round 8)
 cli=$1 mpiexec=$2 gen=$3 tmp=$4 nr=${5:-520} nh=${6:-64} jobs=${7:-$(( $(nproc) > 16 ? 16 : $(nproc) ))} seed=${8:-1}
 if ! "$cli" --version | grep -q '^gpu: CUDA, [0-9]* device'; then
 	echo "SKIPPED: no usable CUDA device ($("$cli" --version | grep '^gpu'))"; exit 77

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "brute.h"
+#include "io/rio.h"
 #include "algo/rkt.h"
 #include "gpu/rkt_gpu.h"
 

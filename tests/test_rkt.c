@@ -4,6 +4,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "brute.h"
+#include "io/rio.h"
 #include "algo/rkt.h"
 
 static int levels[4], n_levels;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include "rktlcs.h"
-#include "io/rio.h"
+#include "core/reads.h"
 
 typedef struct {
 	int all;         /* -a: every differing position counts (else: both A/C/G/T and different) */

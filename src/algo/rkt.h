@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include "rktlcs.h"
-#include "io/rio.h"
+#include "core/reads.h"
 
 typedef struct {
 	int64_t k, t, tau;   /* mismatches, min other reads, min length (docs/rkt.md) */

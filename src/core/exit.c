@@ -3,7 +3,7 @@
  * for it. Closing the driver's files tears down the process's GPU state: 0.09-0.11 s on an
  * H100 whatever the process did before (exit, return, cudaDeviceReset; 0.13-0.17 s with
  * 256 MB of pinned memory), against 3 ms for the parent once a child holds them
- * (docs/BENCHMARKS.md, Round 8). The child is reparented to the nearest subreaper or init,
+ * (docs/bench/rounds-2026-11-27.md, Round 8). The child is reparented to the nearest subreaper or init,
  * which reaps it; under an init that reaps nothing (a container's shell) it stays a zombie. */
 #define _GNU_SOURCE  /* clone */
 #include <dirent.h>
@@ -39,7 +39,7 @@ __attribute__((no_sanitize("address", "undefined"))) static int exit_child(void 
 	/* The driver's release is the last close of its files, and this process closes its own
 	 * copies late in its exit: a child that closed them at once usually closed first and left
 	 * the release to the process (0.06-0.1 s; one H100: Rkt-LCS 5k 0.303 against 0.209 s, lev
-	 * 1M pairs 0.611 against 0.493; docs/BENCHMARKS.md, Round 9). So after a job the child
+	 * 1M pairs 0.611 against 0.493; docs/bench/rounds-2026-11-28.md, Round 9). So after a job the child
 	 * waits until the process is gone (reparented). After --version (the driver up, no
 	 * context) waiting measured slower on two hosts: that hand-off does not wait. At most
 	 * 0.5 s by the monotonic clock. */

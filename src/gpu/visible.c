@@ -65,7 +65,7 @@ void rgpu_before_cuda(void)
 	/* One hardware work queue a device, not 8: the context is made in half the time (0.10 ->
 	 * 0.05 s on an H200, 1.0 -> 0.3-0.44 s for rank 0 when 4 ranks start at once, the driver
 	 * making them in turn), and no job here loses by it (each rank's streams are a pipeline
-	 * of one block's copy, kernel and copy back; docs/BENCHMARKS.md, "One hardware work queue a device").
+	 * of one block's copy, kernel and copy back; docs/bench/rounds-2026-11-27.md, "One hardware work queue a device").
 	 * A user's own setting is kept. */
 	setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
 }

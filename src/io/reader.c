@@ -59,12 +59,6 @@ struct rio_file_s {
 	const uint8_t *norm;       /* rio_norm, or rio_norm_keep with case kept */
 };
 
-const uint8_t rio_code[256] = {
-	['A'] = 0, ['C'] = 1, ['G'] = 2, ['T'] = 3,
-	/* everything else is unknown */
-	[0] = 4, [1 ... '@'] = 4, ['B'] = 4, ['D' ... 'F'] = 4, ['H' ... 'S'] = 4,
-	['U' ... 255] = 4,
-};
 
 /* Normalization: upper case, U->T, '.', '-', '*' kept; 0 marks an illegal byte.
  * rio_norm_keep keeps the case (U->T, u->t) for modes that compare case (hamming -k). */

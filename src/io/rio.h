@@ -7,24 +7,9 @@
 #include <stdint.h>
 #include "rktlcs.h"
 
-/* Reads in input order. seq holds the normalized text (upper case, U->T; unknown
- * symbols kept as their upper-case letter or '.', '-', '*'), each read followed by a NUL. */
-typedef struct {
-	int64_t n, n_bases;
-	char *seq;            /* read r: seq + off[r], length len(r) */
-	uint64_t *off;        /* n + 1 entries; off[r+1] - off[r] - 1 = length */
-	char *names;          /* read r: names + name_off[r], NUL-terminated */
-	uint64_t *name_off;   /* n + 1 entries */
-	size_t m_seq, m_names, m_rec;
-	int seq_shared;       /* seq is a node's shared copy (rmpi): read-only, rio_reads_free leaves it */
-} rio_reads_t;
-
-static inline int64_t rio_len(const rio_reads_t *r, int64_t i) { return (int64_t)(r->off[i + 1] - r->off[i] - 1); }
-static inline const char *rio_seq(const rio_reads_t *r, int64_t i) { return r->seq + r->off[i]; }
-static inline const char *rio_name(const rio_reads_t *r, int64_t i) { return r->names + r->name_off[i]; }
-
-/* 2-bit code of a normalized symbol: A0 C1 G2 T3, anything else 4 (unknown). */
-extern const uint8_t rio_code[256];
+/* the reads container (rio_reads_t, rio_len, rio_seq, rio_name, rio_code) is core/reads.h:
+ * io fills it, algo and gpu compute on it, and neither layer points up to the other */
+#include "core/reads.h"
 
 typedef struct rio_file_s rio_file_t;
 

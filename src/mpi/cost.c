@@ -1,5 +1,5 @@
 /* The cost model of `--backend auto` (cost.h). Calibrated with jobs/bench-auto.sh on an NVIDIA
- * H100 (16 host cores, AVX-512) at the commit named in docs/BENCHMARKS.md ("auto"); each rate is
+ * H100 (16 host cores, AVX-512) at the commit named in docs/bench/auto-startup.md ("`auto` against `gpu` and `cpu`"); each rate is
  * the compute stage of that grid's jobs (--stats), so reading and writing, equal on both
  * backends, are left out of both sides. */
 #include <math.h>

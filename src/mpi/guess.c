@@ -10,7 +10,7 @@
 
 #define GUESS_START 0.25  /* s: a context on one visible H100/H200 (jobs/bench-start.sh) */
 /* s each further context of a node adds: the driver makes them in turn (4 ranks a GPU each on
- * 4 H100: 0.75-0.9 s of driver and context, against 0.25 s for one; BENCHMARKS Round 6) */
+ * 4 H100: 0.75-0.9 s of driver and context, against 0.25 s for one; docs/bench/rounds-2026-11-27.md, Round 6) */
 #define GUESS_CTX_TURN 0.2
 #define GUESS_HIGH 1.25   /* a banded long pair's guess over its estimate (guess_long) */
 
