@@ -62,7 +62,7 @@ stage_install() {
 # leaks are checked in the unit and the CLI tests (tests/lsan.supp names what is not ours)
 stage_asan_unit() {
 	scripts/setup.sh --test build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_SANITIZE=ON -DRKTLCS_CUDA=OFF
-	ASAN_OPTIONS=detect_leaks=1 ctest_in build-asan --output-on-failure -L unit
+	ASAN_OPTIONS=detect_leaks=1 ctest_in build-asan --output-on-failure -j2 -L unit
 }
 
 stage_asan_cli() {
