@@ -71,7 +71,7 @@ void rk_progress_start(rk_progress_t *p, const char *what, double total);
 void rk_progress(rk_progress_t *p, double done);
 void rk_progress_end(rk_progress_t *p);
 /* The ticker (ticker.c): one long item (a long pair) reports nothing until it ends, so a thread
- * shows p's progress every second as base + the work its kernels have added (rk_live_add)
+ * shows p's progress four times a second as base + the work its kernels have added (rk_live_add)
  * since the base was set; in a batch log that is a line a minute with the ETA. One ticker at a
  * time; start and stop from the thread that owns p. */
 void rk_live_add(double work);

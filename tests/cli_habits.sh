@@ -139,6 +139,11 @@ if [ "$(wc -l < "$tmp/pct")" -ge 2 ] && awk 'NR > 1 && $1 <= p { bad = 1 } { p =
 	&& grep 'lev: cells:' "$tmp/e" | head -1 | grep -q 'ETA [0-9]'; then
 	ok "progress of one long pair in a log: $(wc -l < "$tmp/pct") lines, rising, with an ETA: $(grep 'lev: cells:' "$tmp/e" | head -1)"
 else bad "progress of one long pair: $(grep -c 'cells:' "$tmp/e") lines: $(head -3 "$tmp/e" | tr '\n' ' ')"; fi
+# hamming too: its tiles' pairs (8000 x 2000 columns on one thread, about a second)
+awk 'BEGIN { srand(5); for (i = 0; i < 8000; i++) { s = ""; for (k = 0; k < 2000; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1); print ">h" i; print s } }' > "$tmp/ham.fa"
+RKTLCS_PROGRESS_FIRST=0.1 RKTLCS_PROGRESS_EVERY=0.5 "$cli" hamming "$tmp/ham.fa" --max-dist 3 --threads 1 --backend cpu -o /dev/null 2> "$tmp/e"
+grep -q 'hamming: pairs: [0-9.]*%, [0-9.]* s, ETA [0-9]' "$tmp/e" && ok "hamming's progress in a log: $(grep -m1 'hamming: pairs' "$tmp/e")" \
+	|| bad "hamming's progress in a log: $(head -2 "$tmp/e" | tr '\n' ' ')"
 # under mpirun -np 4 (issue 62): help, version and an unknown mode said once, by rank 0
 "$mpiexec" --oversubscribe -np 4 "$cli" lcsx > "$tmp/o" 2> "$tmp/e"; rc=$?
 [ $rc -ne 0 ] && [ "$(grep -c "unknown mode 'lcsx'" "$tmp/e")" = 1 ] && ok "np 4, unknown mode: one line" || bad "np 4, unknown mode: $(grep -c 'unknown mode' "$tmp/e") lines, exit $rc"

@@ -273,6 +273,7 @@ void ham_block(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, i
 					uint32_t d = i == j ? 0 : ham_dist(h, i, j, stop);
 					out[(i - r0) * ld + (j - c0)] = o->cap && d > o->cap ? o->cap : d;
 				}
+			rk_live_add((double)(i1 - i0) * (double)(j1 - j0));   /* the progress ticker's pairs */
 		}
 }
 
@@ -326,6 +327,7 @@ rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_
 						v[nv].i = (int32_t)i; v[nv].j = (int32_t)j; v[nv].d = d;
 						nv++;
 					}
+				rk_live_add((double)(i1 - i0) * (double)(j1 - j0));   /* the progress ticker's pairs */
 			}
 #pragma omp critical
 		{

@@ -28,9 +28,11 @@ static void *rk_tick_main(void *arg)
 	rk_progress_t *p = arg;
 	pthread_mutex_lock(&rk_tick_mu);
 	while (!rk_tick_stop_now) {
+		/* four times a second: rk_progress keeps to its own pace (a line a minute in a log) */
 		struct timespec until;
 		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 1;
+		until.tv_nsec += 250000000L;
+		if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
 		pthread_cond_timedwait(&rk_tick_cv, &rk_tick_mu, &until);
 		if (rk_tick_stop_now) break;
 		double done = p->base + (double)atomic_load_explicit(&rk_live, memory_order_relaxed);

@@ -149,6 +149,12 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
 
+	/* progress of rank 0's band (the ranks' bands are alike): tiles of pairs, read by the ticker */
+	rk_progress_t prog;
+	if (w->rank == 0) {
+		rk_progress_start(&prog, "hamming: pairs", (double)(hi - lo) * ((double)n - 0.5 * (double)(lo + hi)) + 1);
+		if (!be.use_gpu) rk_progress_tick_start(&prog);
+	}
 	if (o->lay.max_dist >= 0) {
 		/* sparse: each band's pairs are sorted, bands are in row order */
 		uint32_t maxd = (uint32_t)o->lay.max_dist;
@@ -158,6 +164,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 			st = RK_OK;
 #endif
 		if (!be.use_gpu && (st = ham_pairs(&hs, &ho, lo, hi, maxd, &pairs, &n_pairs)) != RK_OK) rk_err("%s", rk_error());
+		if (w->rank == 0) rk_progress_end(&prog);
 		rmpi_clock_lap(&clk, RMPI_COMPUTE);
 		/* rank 0 writes each rank's pairs as they arrive: the output opens now */
 		if (!st && w->rank == 0) {
@@ -190,6 +197,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 			st = RK_OK;
 #endif
 		if (!be.use_gpu && hi > lo) ham_block(&hs, &ho, lo, hi, lo, n, 1, dst, ld);
+		if (w->rank == 0) rk_progress_end(&prog);
 		rmpi_clock_lap(&clk, RMPI_COMPUTE);
 		if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 		g.M = M;
