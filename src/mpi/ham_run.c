@@ -232,6 +232,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	}
 	if ((st = rmpi_agree(w, st)) == RK_OK) st = rmpi_clock_report(w, &o->c, &clk, "hamming", 0);
 done:
+	rk_progress_tick_stop();   /* an error between the band's start and end leaves it running */
 	if (out_open) rio_out_abort(&out);
 	free(M); free(band); free(pairs); free(bounds);
 	if (have_shm) { hs.bits = 0; rmpi_shm_free(&shm); }
