@@ -3,7 +3,7 @@
 # to tens of seconds, each run with the three backends in the same job. Whole-process wall
 # (process start, reading and writing included), the compute stage from --stats, what auto chose
 # (its -v line: "the GPU" / "the CPU"), auto's wall over the faster backend's, and whether the
-# three outputs are byte-identical. Calibrates src/mpi/cost.c: the compute columns are its rates.
+# three outputs are byte-identical. Calibrates src/mpi/plan/cost.c: the compute columns are its rates.
 # Usage: jobs/bench-auto.sh [BUILD_DIR] [DATA_DIR] [SECTIONS="rkt ham lev lcs"]
 # GAP=S pauses S seconds before each run; ROTATE=0..5 shifts the order of the three backends;
 # REPS=N runs each backend N times in turn and gives the medians (the compute columns: the last run's).

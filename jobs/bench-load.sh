@@ -1,7 +1,7 @@
 #!/bin/bash
 # auto on a host whose cores other work keeps busy (issue 29): each job with --backend cpu, gpu,
 # auto with the probe of the CPU's threads off (RKTLCS_PROBE=0, the baseline: auto before
-# src/mpi/probe.c) and auto as built, under L busy processes, one per load level given.
+# src/mpi/plan/probe.c) and auto as built, under L busy processes, one per load level given.
 #   jobs/bench-load.sh BUILD_DIR [LOADS] [RUNS]     e.g. jobs/bench-load.sh build "0 8 16 32" 3
 # BUILD_DIR holds rktlcs and tests/rkt_genpairs. Whole-process wall, median of RUNS (in turn);
 # "pick" is auto's choice, "share" what the probe measures (-v, RKTLCS_PROBE=1), "x" auto's wall over the faster

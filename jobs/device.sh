@@ -146,7 +146,7 @@ for stage in "$@"; do
 	dpbench) timeout ${DPBENCH_TIMEOUT:-240} ./build-gpu/tests/test_gpu_dp bench 2> "$OUT/dpbench.err" | tee "$OUT/dpbench.log" || rc=1 ;;
 	dpprof) # the long lev/lcs kernel under Nsight Compute (one launch per case) and its SASS;
 		# DPPROF: cases "MODE:LEN:RW" (MODE 0 lev, 1 lcs; RW 0: the driver's choice)
-		command -v cuobjdump > /dev/null && cuobjdump -sass -fun dpg_long_kernel build-gpu/CMakeFiles/rk_gpu.dir/src/gpu/dpg_kernel.cu.o \
+		command -v cuobjdump > /dev/null && cuobjdump -sass -fun dpg_long_kernel build-gpu/CMakeFiles/rk_gpu.dir/src/gpu/dpg_long_kernel.cu.o \
 			> "$OUT/dpg_long.sass" 2>&1
 		for c in ${DPPROF:-0:40000:0 0:1000000:0 1:1000000:0 0:10000000:0 1:10000000:0}; do
 			IFS=: read -r m l w <<< "$c"

@@ -43,7 +43,7 @@ enum { RK_LOG_OFF = 0, RK_LOG_ERROR = 1, RK_LOG_WARNING = 3, RK_LOG_INFO = 4, RK
 void rk_set_log_level(int level);
 int rk_get_log_level(void);
 void rk_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Error lines held instead of printed while on (a job of several ranks: mpi/comm.c prints
+/* Error lines held instead of printed while on (a job of several ranks: mpi/transport/comm.c prints
  * each different line once, from rank 0, when the ranks agree on a failure); rk_log_hold(0)
  * prints what is still held. rk_log_held: the held lines ("" when none), valid until the next
  * error line or rk_log_held_clear. */
@@ -163,9 +163,9 @@ void rk_common_init(rk_common_t *c);
  *                            (default: _exit after the outputs are committed, the driver's files
  *                            left to a child that closes them once this process has ended,
  *                            src/core/exit.c)
- *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/cost.c), whatever the
+ *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/plan/cost.c), whatever the
  *                            estimates
- *   RKTLCS_PROBE=1|0         auto's probe of the CPU threads on a busy host (src/mpi/probe.c): 1
+ *   RKTLCS_PROBE=1|0         auto's probe of the CPU threads on a busy host (src/mpi/plan/probe.c): 1
  *                            probes whatever the job (tests, benchmarks), 0 never, nor looks at
  *                            the host's runnable threads (default: a long pair whose CPU estimate
  *                            is 0.2 s or more and not far from the GPU's; shorter ones look)

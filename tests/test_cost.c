@@ -1,4 +1,4 @@
-/* The cost model of --backend auto (src/mpi/cost.c) at its edges, with fixed rates: a tiny
+/* The cost model of --backend auto (src/mpi/plan/cost.c) at its edges, with fixed rates: a tiny
  * job goes to the CPU (the GPU's start-up alone is longer), a huge one to the GPU, a job
  * near the balance to whichever estimate is lower, and each term moves the choice the way it
  * should (start-up left, threads, bytes, the dependent chain, items). */
@@ -11,9 +11,9 @@
 #include <sys/prctl.h>
 #include <omp.h>
 #include "testutil.h"
-#include "mpi/cost.h"
+#include "mpi/plan/cost.h"
 #include "algo/aln.h"
-#include "mpi/rmpi.h"
+#include "mpi/plan/plan.h"
 
 /* n reads of len bp into a new temporary FASTA file; its path in path */
 static int write_reads(char *path, int n, int len)

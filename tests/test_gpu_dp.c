@@ -808,7 +808,7 @@ static void slab_case(int lcs, int64_t la, int64_t lb, int64_t r0w, int64_t c0, 
 	free(ch0); free(ch1); free(gh0); free(gh1); free(cv0); free(cv1); free(gv0); free(gv1);
 }
 
-/* Two ranks meeting on column c (split_cols of mpi/split_run.c), in one process: the GPU's
+/* Two ranks meeting on column c (split_cols of mpi/split/split_run.c), in one process: the GPU's
  * halves (rgpu_*_half), forward over [0, c) and reversed over [c, lb), each in its bound's band,
  * must meet as the CPU's unbanded halves do: the same cost, cut row and F there (with -k below
  * the cost, both above k; lcs: k a bound at or above its indel cost, or -1). Returns whether

@@ -1,11 +1,11 @@
-/* The ranks' paces (src/mpi/pace.c): no weight before every rank has been timed, then each
+/* The ranks' paces (src/mpi/plan/pace.c): no weight before every rank has been timed, then each
  * rank's cost a second over all rounds, a floor at 1/16 of the fastest, and splits whose
  * shares follow the weights. Usage: test_pace */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include "testutil.h"
-#include "mpi/rmpi.h"
+#include "mpi/plan/plan.h"
 
 /* one round: rank r did cost[r] in sec[r] seconds */
 static double round3(rmpi_pace_t *p, const double *cost, const double *sec)

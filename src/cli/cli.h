@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include "rktlcs.h"
-#include "mpi/rmpi.h"
+#include "mpi/plan/plan.h"
 
 /* One row of the mode table, as samtools' command table. */
 typedef struct {

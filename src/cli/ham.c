@@ -1,7 +1,7 @@
 /* The hamming mode's command line (docs/hamming.md): snp-dists' letters. */
 #include <string.h>
 #include "cli/cli.h"
-#include "mpi/ham_run.h"
+#include "mpi/run/ham_run.h"
 
 static void ham_usage(FILE *fp)
 {

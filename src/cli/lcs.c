@@ -1,7 +1,7 @@
 /* The lcs mode's command line (docs/lcs.md). */
 #include <string.h>
 #include "cli/cli.h"
-#include "mpi/lcs_run.h"
+#include "mpi/run/lcs_run.h"
 
 static void lcs_usage(FILE *fp)
 {

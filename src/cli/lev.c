@@ -1,7 +1,7 @@
 /* The lev mode's command line (docs/lev.md). */
 #include <string.h>
 #include "cli/cli.h"
-#include "mpi/lev_run.h"
+#include "mpi/run/lev_run.h"
 
 static void lev_usage(FILE *fp)
 {

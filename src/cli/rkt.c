@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
-#include "mpi/rkt_run.h"
+#include "mpi/run/rkt_run.h"
 
 /* input bytes from which the ranks map each other's GPU memory: on 4 H200 (64 cores) the host
  * sum cost 1.5 s of 10.6 at 354k reads of 51 bp on 2 GPUs (22 MB) and 3.7 s of 13.3 at 500k on

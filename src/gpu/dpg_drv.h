@@ -12,9 +12,10 @@
  *   dpg_all.cu     every pair of one set of reads (lev --all): reads up once, pairs enumerated,
  *                  valued and filtered on the device (rgpu_dp_all_*)
  *   dpg_two.cu     pairs by index into two sets of reads: reads up once, values (rgpu_dp_two_*)
- * The kernels and their launches are dpg_kernel.cu (dpg_kern.h), the host-side helpers
- * (codes, crossings, edges) dpg_host.c. Every device operation of a call goes to the stream
- * of its context (rgpu_rt_t). */
+ * The kernels and their launches are dpg_kernel.cu (batch, traceback, encode) and
+ * dpg_long_kernel.cu (long pairs), declared in dpg_kern.h, with their shared device code in
+ * dpg_dev.cuh; the host-side helpers (codes, crossings, edges) are dpg_host.c. Every device
+ * operation of a call goes to the stream of its context (rgpu_rt_t). */
 #ifndef RGPU_DPG_DRV_H
 #define RGPU_DPG_DRV_H
 

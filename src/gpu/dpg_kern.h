@@ -1,6 +1,7 @@
 /* Internal to the gpu layer: lev and lcs on the device (dpg = "DP on the GPU"), the layout
  * shared by the host driver (dpg_*.cu, dpg_drv.h), the host helpers (dpg_host.c) and the kernels
- * (dpg_kernel.cu). Names differ from src/algo's lev_kern.h / lcs_kern.h on purpose.
+ * (dpg_kernel.cu, dpg_long_kernel.cu; their shared device code dpg_dev.cuh). Names differ from
+ * src/algo's lev_kern.h / lcs_kern.h on purpose.
  *
  * Device words are 32 bits (A as the pattern, 32 rows per word: bit b of word w is row
  * 32 w + b + 1); a uint64 edge array of the CPU slabs read as uint32 words is the same bits
@@ -141,8 +142,8 @@ static inline DPG_HD int64_t dpg_chi(int64_t r1, int64_t dhi, int64_t lb)
  * by warp s mod G, strips in order. Buffer k < G - 1 is the ring from warp k to warp k + 1
  * (ring chunks of cww slots); buffer G - 1 is the wrap (warp G - 1 to warp 0, one slot per 32
  * columns, as long as the longest B, indexed by the word's place in the transfer). A slot is an
- * edge word with its sequence number (dpg_kernel.cu), dpg_slot_bytes each; rings and wrap are
- * zero at launch (number 0: never written). Counters: chunks of buffer k consumed at
+ * edge word with its sequence number (dpg_long_kernel.cu), dpg_slot_bytes each; rings and wrap
+ * are zero at launch (number 0: never written). Counters: chunks of buffer k consumed at
  * cnt[DPG_CNT_STRIDE * k], zero at launch. part[s]: the sum of strip s's bottom-row
  * deltas (lev +1/-1, lcs LCS increments) over its columns before the next strip's first column,
  * over all of its columns for a pass's last strip; with the corners (+1 per row down a left

@@ -1,4 +1,4 @@
-/* A pair split over ranks (src/mpi/split_run.c): the band of the whole pair (rgpu_dp_band),
+/* A pair split over ranks (src/mpi/split/): the band of the whole pair (rgpu_dp_band),
  * the slab pass from given edges (rgpu_dp_slab) and one rank's half, both in one context
  * (rgpu_dp_half). One pass each over the long runner (dpg_long.cu); where the split falls and
  * how the halves meet is the caller's. */

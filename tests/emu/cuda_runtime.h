@@ -1,5 +1,6 @@
 /* Test-only stand-in for <cuda_runtime.h>: the CUDA runtime calls the gpu layer makes, on host
- * memory, and a warp emulator for the lev/lcs kernels (dpg_kernel.cu built with -DDPG_EMU).
+ * memory, and a warp emulator for the lev/lcs kernels (dpg_kernel.cu, dpg_long_kernel.cu built
+ * with -DDPG_EMU).
  * Each CUDA thread is a coroutine; the warp intrinsics are lock-step barriers of the warp's 32
  * lanes, which fail loudly when lanes of a warp meet different intrinsics or a lane has left
  * (divergence around __shfl_sync), and a spin with no release for too long is reported as a

@@ -2,6 +2,7 @@
  * (cuda_runtime.h here, -DDPG_EMU): the same kernels and driver as the device build. */
 #include "gpu/runtime.cu"
 #include "gpu/dpg_kernel.cu"
+#include "gpu/dpg_long_kernel.cu"
 #include "gpu/dpg_ctx.cu"
 #include "gpu/dpg_batch.cu"
 #include "gpu/dpg_long.cu"

@@ -1,0 +1,123 @@
+/* mpi/plan: the planning layer's one interface. Who computes what and on how many threads:
+ * the backend policy (backend.c, with auto's cost model cost.h and its guesses before the
+ * start, guess.c), the CPU threads a rank runs and what a busy host leaves of them (busy.c,
+ * probe.c), and the ranks' paces (pace.c). Stands on the transport (mpi/transport/rmpi.h). */
+#ifndef RMPI_PLAN_H
+#define RMPI_PLAN_H
+
+#include "mpi/transport/rmpi.h"
+#include "mpi/plan/cost.h"
+#include "gpu/rgpu.h"
+
+/* ---- the CPU threads of a rank (busy.c) ---- */
+/* CPU threads per rank: --threads, else OMP_NUM_THREADS, else cores / ranks on the node. */
+int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
+/* The threads a rank may take while the other ranks of its node sleep (one split pair on rank 0
+ * alone): its node's cores when the threads were not set (--threads, OMP_NUM_THREADS), else
+ * rmpi_threads's (resolved once at start, as rk_common_t's threads_alone) */
+int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c);
+/* The CPUs this process may run on (its affinity mask, at most the online CPUs; at least 1) */
+int rmpi_cpus(void);
+
+/* ---- paces (pace.c): rounds of work split by what each rank measured, so a slower rank
+ * (a busier core, a CPU rank among GPU ranks) gets less. The split never changes a result,
+ * only who computes what; every rank gets the same numbers and so the same split. ---- */
+typedef struct {
+	int n;                  /* ranks */
+	double *cost, *sec;     /* each rank's cost done and seconds taken, all rounds so far */
+	double *wt;             /* its share of the next round: cost a second (1 until measured) */
+	double *all;            /* the allgather's room */
+} rmpi_pace_t;
+/* all 1; free with rmpi_pace_free. RK_ERES when out of memory. */
+rk_status_t rmpi_pace_init(const rmpi_t *w, rmpi_pace_t *p);
+void rmpi_pace_free(rmpi_pace_t *p);
+/* items of cost c[0 .. n), contiguous, rank r's share in proportion to its pace: bounds[n_ranks + 1] */
+void rmpi_pace_split(const rmpi_pace_t *p, const double *c, int64_t n, int64_t *bounds);
+/* Collective, after a round: this rank's cost done, seconds and a number x to sum; returns the
+ * sum of x over the ranks. */
+double rmpi_pace_round(const rmpi_t *w, rmpi_pace_t *p, double cost, double sec, double x);
+/* The same from the ranks' triples all[3 r .. 3 r + 2] (rmpi_pace_round's allgather): the
+ * weights are each rank's cost a second over all rounds once every rank has been timed for
+ * 20 ms, within 16x of the fastest. */
+double rmpi_pace_add(rmpi_pace_t *p, const double *all);
+
+
+/* ---- the backend policy, the same for every mode (docs/DEVELOPING.md) ----
+ * cpu: never a GPU. gpu: a rank without a usable device is exit 2 (agreed). auto: the GPU
+ * when the rank has one and the job fits the mode's kernels (gpu_fits; else why_not is
+ * logged once, by rank 0); when a GPU call then fails for any reason but bad input, one
+ * warning and the CPU does the work. */
+typedef struct {
+	int use_gpu;
+	rgpu_opt_t g;           /* device = node-local rank mod visible devices */
+	rgpu_stats_t stats;
+	char name[128];         /* device name, for the summary */
+	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides; --backend gpu: it names the device */
+	double cpu_share;       /* what the host gives the CPU threads now (probe.c; 0: not measured) */
+	int alone_free;         /* a busy host's cores free for a rank computing a split pair alone (rmpi_threads_free; 0: all) */
+} rmpi_be_t;
+
+rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
+/* auto: the job's (this rank's share's) cost decides between the GPU and the CPU (cost.h);
+ * -v gives both estimates. Call it once the work is known and before any GPU call; nothing
+ * for a forced backend or where no GPU is wanted. Not collective: each rank decides alone. */
+void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be);
+/* A rank that named no device, as it was to wait (one long pair), names it now: the driver
+ * starts if it has not. Nothing for other ranks. */
+void rmpi_backend_name(rmpi_be_t *be);
+/* guess.c: the seconds of a job on `threads` CPU threads (as many as the cost model's cpu_par
+ * counts), guessed from its inputs' heads before they are read (-1: unknown, e.g. stdin; 0:
+ * decided after the read), and in *gpu_min the least the GPU could take: a GPU context is
+ * started ahead only where the first exceeds the second. */
+double rmpi_guess_rkt(const char *input, double threads, double *gpu_min);
+double rmpi_guess_ham(const char *input, double threads, double *gpu_min);
+/* lcs: the mode (else lev); path: --path (lcs: or --seq), weighed as the cost model weighs them */
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, double *gpu_min);
+/* How many ranks, from rank 0, may put a lev/lcs job on a GPU, from the inputs' heads: 1 or 2
+ * for one long pair (rank 0 alone, or ranks 0 and 1 meeting), 0 for every rank (a batch, --all,
+ * or inputs it cannot peek at). The others start no GPU context ahead; a wrong guess only
+ * starts one late. */
+int rmpi_guess_pair_ranks(const char *in_a, const char *in_b, int all);
+/* 1 when a Rkt-LCS job under mpirun is done sooner by rank 0's GPU alone than by a context on
+ * every rank (the node's driver makes them in turn), from the input's head and the launcher's
+ * sizes; 0: every rank (one process, unknown sizes or input, or a job worth the contexts). */
+int rmpi_guess_rkt_ranks(const char *input);
+int rmpi_guess_ham_ranks(const char *input);
+/* After rmpi_backend_cost, where the inputs gave the job to rank 0 (c->gpu_ranks == 1 from
+ * rmpi_guess_rkt_ranks or rmpi_guess_ham_ranks) and there are several ranks: 1 when the model
+ * gave rank 0 the GPU, which then takes all the work (the others' use_gpu cleared: they
+ * compute nothing); 0 otherwise, every rank then on the CPU where the job was rank 0's.
+ * Collective. */
+int rmpi_backend_solo(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be);
+/* probe.c: the mean share of the wall that `threads` threads spinning for `ms` are given now
+ * (1: all of it; 1 if they cannot be started); *least (may be NULL) the least any thread got.
+ * Takes about ms of wall. */
+double rmpi_cpu_share(int threads, double ms, double *least);
+/* The most threads, halving from `threads` (whose probe gave `share`), that the host gives
+ * RMPI_SHARE_FREE of the wall (cost.h): a long pair's wavefront on more threads than free cores
+ * takes many times longer. Takes ms for each halving. */
+int rmpi_cpu_free(int threads, double ms, double share);
+/* The threads of other processes the host can run now (Linux's /proc/loadavg less the runnable
+ * threads of this process and of the n processes pids, this job's other ranks on the host; the
+ * middle of three looks over 0.4 ms): busy processes show here at once, where a probe takes
+ * 10 ms. -1 where not known. The host's, not only this process's CPUs: under a cpuset they
+ * may run elsewhere. */
+int rmpi_host_others(const long *pids, int n);
+/* The threads a rank computes one long pair with on the CPU (job: its share, as auto weighs
+ * it): `threads`, or fewer where the user set none (--threads, OMP_NUM_THREADS) and the host's
+ * cores are busy. A process alone finds them by a probe (rmpi_cpu_free) where the CPU's
+ * estimate pays for one, else by the host's runnable threads (rmpi_host_others); ranks by the
+ * host's runnable threads besides the job's, the free cores shared among the host's ranks on
+ * the CPU. Says so. Collective where there are several ranks. */
+int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be, int threads);
+/* The share of its threads the host gives this process now, probed (once: be->cpu_share) where
+ * the job's CPU estimate pays for a probe; 0 where not probed (backend.c, for busy.c) */
+double rmpi_backend_share_cpu(const rmpi_t *w, const rmpi_cost_t *job, rmpi_be_t *be);
+/* After a GPU call returned st != RK_OK: 1 if the caller should redo the work on the CPU
+ * (auto and not bad input; the warning is logged), else 0 (the error is logged). */
+int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);
+/* "cpu (CPU)" or "gpu (NAME; kernels 0.123 s, N launches[, chunks] on rank 0)" for the
+ * summary line. */
+void rmpi_backend_desc(const rmpi_be_t *be, const char *cpu, char *buf, size_t size);
+
+#endif
