@@ -13,7 +13,8 @@
 #        GPU), hambench (jobs/bench-ham-gpu.sh), dp (test_gpu_dp and tests/split.sh on the GPU),
 #        dpsan (the lev/lcs kernels under the four sanitizers), dpbench (test_gpu_dp bench), dpprof (ncu on the long kernel),
 #        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), gscale (jobs/scale.sh
-#        on 1-2 GPUs), readbench, host (the tests that need a host of 8 CPUs or more: pair_busy_cpuset)
+#        on 1-2 GPUs), readbench, host (the tests that need a host of 8 CPUs or more: pair_busy_cpuset),
+#        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -28,7 +29,7 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 if [ -n "${PREBUILT:-}" ] && ./build-gpu/rktlcs --version > /dev/null 2>&1; then
 	echo "prebuilt build-gpu: $(./build-gpu/rktlcs --version | tr '\n' ' ')"
 else
-	cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" \
+	cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DRKTLCS_CUDA=ON -DHTSLIB_ROOT="$R/usr" -DCMAKE_PREFIX_PATH="$R/usr" \
 		-DSHARED_DATA="$SHARED_DATA" > "$OUT/build.log" 2>&1 && cmake --build build-gpu -j16 >> "$OUT/build.log" 2>&1 \
 		|| { tail -30 "$OUT/build.log"; exit 1; }
 fi
@@ -39,6 +40,7 @@ for stage in "$@"; do
 	case $stage in
 	host) (cd build-gpu && ctest -R pair_busy_cpuset -V > "$OUT/ctest-host.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-host.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;
+	levbatch) jobs/bench-lev-batch.sh build-gpu 16 "${LEVBATCH_PAIRS:-1000000}" 3 2>&1 | tee "$OUT/levbatch.txt" || rc=1 ;;
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
 	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-gpu.log" | sed 's/^[0-9]*: //' | tail -60; [ $r -eq 0 ] || rc=1 ;;

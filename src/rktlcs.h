@@ -169,6 +169,8 @@ void rk_common_init(rk_common_t *c);
  *                            probes whatever the job (tests, benchmarks), 0 never, nor looks at
  *                            the host's runnable threads (default: a long pair whose CPU estimate
  *                            is 0.2 s or more and not far from the GPU's; shorter ones look)
+ *   RKTLCS_LEV_WAVE=0|all    lev batches: no pair by wavefronts (every pair through the bit-parallel
+ *                            lanes), or every pair by wavefronts whatever its distance (tests)
  *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with
  *   RKTLCS_PROGRESS_EVERY=S  its ETA, after S seconds (default 5), then one every S (default 60) */
 typedef struct {
@@ -200,6 +202,7 @@ typedef struct {
 	int64_t ham_piece;        /* tests: bytes per piece of hamming's pairs sent to rank 0 (0: 4M) */
 	double progress_first;    /* batch logs: seconds before the first progress line (with its ETA) */
 	double progress_every;    /* batch logs: seconds between progress lines after it */
+	int lev_wave;             /* lev batches: 0 wavefronts where they pay, -1 never, 1 every pair (tests) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 rk_status_t rk_tune_init(void);   /* RK_EINPUT: a variable that must be a number is not */

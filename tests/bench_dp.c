@@ -210,8 +210,21 @@ static void bench_lev_batch(int64_t n, int64_t len, double pct)
 				bad += replay_cost(&paths[i], pr[i].a, pr[i].la, pr[i].b, pr[i].lb) != d[i];
 				aln_path_free(&paths[i]);
 			}
-		free(paths);
 		row(work, "rktlcs", n_threads, ours, ours, bad ? "PATH BAD" : path ? "paths ok" : "-");
+		/* the bit-parallel lanes alone: the batch before the wavefronts (RKTLCS_LEV_WAVE=0) */
+		rk_tune.lev_wave = -1;
+		BEST(s, lev_batch(&o, pr, n, e, paths));
+		rk_tune.lev_wave = 0;
+		if (paths) for (int64_t i = 0; i < n; i++) aln_path_free(&paths[i]);
+		free(paths);
+		row(work, "rktlcs, sweep only", n_threads, s, ours, !memcmp(d, e, sizeof(int64_t) * (size_t)n) ? "same" : "DIFFERENT");
+		rk_tune.lev_wave = 1;
+		paths = path ? calloc((size_t)n, sizeof(aln_path_t)) : 0;
+		BEST(s, lev_batch(&o, pr, n, e, paths));
+		rk_tune.lev_wave = 0;
+		if (paths) for (int64_t i = 0; i < n; i++) aln_path_free(&paths[i]);
+		free(paths);
+		row(work, "rktlcs, wavefronts only", n_threads, s, ours, !memcmp(d, e, sizeof(int64_t) * (size_t)n) ? "same" : "DIFFERENT");
 		BEST(s, wfa_batch(pr, n, path, e));
 		int same = !memcmp(d, e, sizeof(int64_t) * (size_t)n);
 		row(work, path ? "WFA2 edit (high mem)" : "WFA2 edit score", n_threads, s, ours, same ? "same" : "DIFFERENT");
@@ -248,8 +261,15 @@ static void bench_lcs_pair(const char *work, const char *a, int64_t la, const ch
 
 int main(int argc, char **argv)
 {
+	if (argc >= 6 && !strcmp(argv[1], "batch")) {   /* batch THREADS PAIRS LENGTH REPS PCT... */
+		n_threads = atoi(argv[2]);
+		reps = atoi(argv[5]) > 0 ? atoi(argv[5]) : 1;
+		printf("%-34s %-22s %3s %10s %9s  %s\n", "workload", "tool", "thr", "seconds", "x ours", "check");
+		for (int i = 6; i < argc; i++) bench_lev_batch(atoll(argv[3]), atoll(argv[4]), atof(argv[i]));
+		return 0;
+	}
 	if (argc < 2 || (strcmp(argv[1], "lev") && strcmp(argv[1], "lcs"))) {
-		fprintf(stderr, "usage: bench_dp lev|lcs [THREADS] [SCALE] [REPS]\n");
+		fprintf(stderr, "usage: bench_dp lev|lcs [THREADS] [SCALE] [REPS]\n       bench_dp batch THREADS PAIRS LENGTH REPS PCT...\n");
 		return 1;
 	}
 	if (argc > 2) n_threads = atoi(argv[2]);

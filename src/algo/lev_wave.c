@@ -1,0 +1,167 @@
+/* lev by diagonal wavefronts (lev_wave.h). L[s][k] is the furthest row i on diagonal k = j - i
+ * with D(i, i + k) <= s. D never decreases along a diagonal, so D(i, j) <= s exactly when
+ * i <= L[s][j - i]: the kept wavefronts answer every predecessor test of the canonical
+ * traceback (aln.h: from the end, the first of D, the diagonal, I that is consistent) in O(1),
+ * and the path is the full matrix's, whatever the strategy that found the distance. */
+#include <stdlib.h>
+#include <string.h>
+#include "algo/lev_wave.h"
+
+#define NONE (INT32_MIN / 2)   /* no cell of the diagonal within s; NONE + 1 stays below any row */
+
+void lev_wave_free(lev_wave_t *w)
+{
+	free(w->L);
+	free(w->run);
+	memset(w, 0, sizeof *w);
+}
+
+int64_t lev_wave_cap(int64_t la, int64_t lb, int path)
+{
+	/* the sweep's word steps (64 rows x 1 column, 8 pairs a vector) against the wavefronts'
+	 * d^2 cells, each an extension that stops at a mismatch: one cell costs about 2.5 word
+	 * steps, so they pay up to d^2 = words / 2.5; the sweep's path costs it 2-3x its distance,
+	 * the wavefronts' almost nothing (docs/BENCHMARKS.md, "lev batches") */
+	const double words = (double)((la + 63) / 64) * (double)lb * (path ? 2.5 : 1.0);
+	int64_t c = 4;
+	while ((double)(c + 1) * (double)(c + 1) <= 0.4 * words) c++;
+	const int64_t most = la > lb ? la : lb;
+	return c < most ? c : most;
+}
+
+/* Matches from a[i], b[j] on: the row where the diagonal's run ends. */
+static inline int64_t extend(const char *a, int64_t la, const char *b, int64_t lb, int64_t i, int64_t j)
+{
+	while (i + 8 <= la && j + 8 <= lb) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + j, 8);
+		if (x != y) return i + (__builtin_ctzll(x ^ y) >> 3);
+		i += 8, j += 8;
+	}
+	while (i < la && j < lb && a[i] == b[j]) i++, j++;
+	return i;
+}
+
+/* Matches backwards from a[i - 1], b[j - 1], at most n of them. */
+static inline int64_t extend_back(const char *a, const char *b, int64_t i, int64_t j, int64_t n)
+{
+	int64_t r = 0;
+	while (r + 8 <= n) {
+		uint64_t x, y;
+		memcpy(&x, a + i - r - 8, 8);
+		memcpy(&y, b + j - r - 8, 8);
+		if (x != y) return r + (__builtin_clzll(x ^ y) >> 3);
+		r += 8;
+	}
+	while (r < n && a[i - r - 1] == b[j - r - 1]) r++;
+	return r;
+}
+
+static inline int32_t wget(const int32_t *L, int64_t s, int64_t k)
+{
+	return s < 0 || k < -s || k > s ? NONE : L[s * s + k + s];
+}
+
+static int wave_room(lev_wave_t *w, int64_t cap, int want_path)
+{
+	const int64_t need = (cap + 1) * (cap + 1);
+	if (need > w->cap) {
+		int32_t *L = realloc(w->L, sizeof(int32_t) * (size_t)need);
+		if (!L) return 0;
+		w->L = L, w->cap = need;
+	}
+	const int64_t runs = 2 * cap + 4;
+	if (want_path && runs > w->rcap) {
+		uint64_t *r = realloc(w->run, sizeof(uint64_t) * (size_t)runs);
+		if (!r) return 0;
+		w->run = r, w->rcap = runs;
+	}
+	return 1;
+}
+
+/* Wavefront s from s - 1: a mismatch on the diagonal, D from the one left of it (same row), I
+ * from the one right of it (next row); the furthest, kept in the grid, then extended. NONE
+ * loses every max, so the three candidates need no tests. */
+static void wave_next(int32_t *L, int64_t s, const char *a, int64_t la, const char *b, int64_t lb)
+{
+	int32_t *cur = L + s * s + s;                   /* cur[k], k in [-s, s] */
+	const int32_t *pv = L + (s - 1) * (s - 1) + (s - 1);   /* pv[k], k in [1 - s, s - 1] */
+	const int64_t lo = -s > -la ? -s : -la, hi = s < lb ? s : lb;
+	for (int64_t k = -s; k < lo; k++) cur[k] = NONE;
+	for (int64_t k = hi + 1; k <= s; k++) cur[k] = NONE;
+	for (int64_t k = lo; k <= hi; k++) {
+		const int32_t m = k > -s && k < s ? pv[k] : NONE, dl = k - 1 > -s ? pv[k - 1] : NONE, il = k + 1 < s ? pv[k + 1] : NONE;
+		int32_t best = m + 1 > dl ? m + 1 : dl;
+		if (il + 1 > best) best = il + 1;
+		if (best < 0) { cur[k] = NONE; continue; }
+		const int64_t top = la < lb - k ? la : lb - k;
+		cur[k] = (int32_t)extend(a, la, b, lb, best > top ? top : best, (best > top ? top : best) + k);
+	}
+}
+
+/* The canonical path of a distance-v pair from the kept wavefronts, runs from the end into
+ * w->run, then forward into *path. */
+static int wave_trace(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb, int64_t v, aln_path_t *path)
+{
+	const int32_t *L = w->L;
+	uint64_t *run = w->run;
+	int64_t nr = 0, i = la, j = lb;
+	while (i > 0 || j > 0) {
+		const int64_t k = j - i;
+		int op;
+		int64_t len = 1;
+		if (j > 0 && wget(L, v - 1, k - 1) >= i) op = ALN_D, j--, v--;
+		else if (i > 0 && j > 0 && a[i - 1] == b[j - 1]) {
+			/* a run of matches, until D becomes consistent (row L[v-1][k-1]) */
+			const int64_t g = wget(L, v - 1, k - 1), stop = g > 0 ? g : 0;
+			const int64_t most = i - stop < j ? i - stop : j;
+			len = extend_back(a, b, i, j, most);
+			op = ALN_EQ, i -= len, j -= len;
+		} else if (i > 0 && j > 0 && wget(L, v - 1, k) >= i - 1) op = ALN_X, i--, j--, v--;
+		else if (i > 0 && wget(L, v - 1, k + 1) >= i - 1) op = ALN_I, i--, v--;
+		else return 0;
+		if (nr && (int)(run[nr - 1] & 7) == op) run[nr - 1] += (uint64_t)len << 3;
+		else {
+			if (nr == w->rcap) return 0;
+			run[nr++] = (uint64_t)len << 3 | (uint64_t)op;
+		}
+	}
+	if (v != 0) return 0;
+	path->n = 0;
+	for (int64_t q = nr - 1; q >= 0; q--)
+		if (aln_path_push(path, (int)(run[q] & 7), (int64_t)(run[q] >> 3))) return -1;
+	return 1;
+}
+
+int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb, int64_t cap, int want_path,
+             int64_t *dist, aln_path_t *path)
+{
+	const int64_t kt = lb - la, most = la > lb ? la : lb;
+	if (cap > most) cap = most;
+	if (cap < 0 || (kt < 0 ? -kt : kt) > cap || la >= (1 << 30) || lb >= (1 << 30)) return 0;
+	if (!wave_room(w, cap, want_path)) {
+		rk_set_error("out of memory for the wavefronts of a %lld x %lld pair", (long long)la, (long long)lb);
+		return RK_ERES;
+	}
+	int32_t *L = w->L;
+	L[0] = (int32_t)extend(a, la, b, lb, 0, 0);
+	int64_t s = 0;
+	while (wget(L, s, kt) < la) {
+		if (++s > cap) return 0;
+		wave_next(L, s, a, la, b, lb);
+	}
+	if (want_path) {
+		const int r = wave_trace(w, a, la, b, lb, s, path);
+		if (r < 0) {
+			rk_set_error("out of memory for the path of a %lld x %lld pair", (long long)la, (long long)lb);
+			return RK_ERES;
+		}
+		if (r == 0) {   /* cannot happen: the kept wavefronts hold every value the trace asks */
+			rk_set_error("lev_wave: the traceback lost its way on a %lld x %lld pair", (long long)la, (long long)lb);
+			return RK_EINPUT;
+		}
+	}
+	*dist = s;
+	return 1;
+}

@@ -1,0 +1,163 @@
+/* lev by wavefronts (src/algo/lev_wave.c) against the naive DP (naive_dp.c, which shares no
+ * code with src/): distances and canonical CIGARs on random pairs of every divergence and on
+ * adversarial ones (empty, 1 bp, identical, unrelated, very unequal lengths, runs of one
+ * symbol, N, tandem repeats); the cap (0 above it, never a wrong answer); then batches with
+ * every strategy forced (RKTLCS_LEV_WAVE: wavefronts for every pair, by the cost, never) and
+ * -k below and above the distances give byte-identical distances and paths.
+ * Usage: test_lev_wave [N_RANDOM_CASES]   (default 3000) */
+#include "testutil.h"
+#include "naive_dp.h"
+#include "algo/lev.h"
+#include "algo/lev_wave.h"
+
+static char *cigar_of(const aln_path_t *p)
+{
+	int64_t n = aln_path_cigar(p, 0, 0);
+	char *s = malloc((size_t)n + 1);
+	aln_path_cigar(p, s, n + 1);
+	return s;
+}
+
+/* b from a: point edits, indels and a few long gaps at rate pct percent */
+static int64_t mutate(const char *a, int64_t la, char *b, int pct, const char *abc, int na)
+{
+	int64_t lb = 0;
+	for (int64_t i = 0; i < la; i++) {
+		long r = tu_range(0, 9999);
+		if (r < pct * 33) b[lb++] = abc[tu_range(0, na - 1)];                    /* substitution (or not) */
+		else if (r < pct * 66) continue;                                          /* deletion from a */
+		else if (r < pct * 100) { b[lb++] = abc[tu_range(0, na - 1)]; b[lb++] = a[i]; }   /* insertion */
+		else b[lb++] = a[i];
+		if (r == 9999 && tu_range(0, 3) == 0) i += tu_range(1, 40);              /* a long gap */
+	}
+	b[lb] = 0;
+	return lb;
+}
+
+static void one(const char *what, const char *a, int64_t la, const char *b, int64_t lb, lev_wave_t *w)
+{
+	char *ops = 0;
+	const int64_t want = naive_lev(a, la, b, lb, &ops);
+	char *wc = naive_cigar(ops);
+	aln_path_t p = { 0 };
+	int64_t d = -7;
+	int r = lev_wave(w, a, la, b, lb, la + lb, 1, &d, &p);
+	char *c = cigar_of(&p);
+	CHECK(r == 1 && d == want && !strcmp(c, wc), "%s: la %lld lb %lld: wave %d d %lld cigar %s, naive d %lld cigar %s",
+	      what, (long long)la, (long long)lb, r, (long long)d, c, (long long)want, wc);
+	/* the cap: one below the distance says "above", at it gives the answer */
+	if (want > 0) {
+		int64_t d2 = -7;
+		r = lev_wave(w, a, la, b, lb, want - 1, 0, &d2, 0);
+		CHECK(r == 0 && d2 == -7, "%s: cap %lld below the distance: %d %lld", what, (long long)want - 1, r, (long long)d2);
+	}
+	r = lev_wave(w, a, la, b, lb, want, 0, &d, 0);
+	CHECK(r == 1 && d == want, "%s: cap at the distance: %d %lld want %lld", what, r, (long long)d, (long long)want);
+	free(c); free(wc); free(ops);
+	aln_path_free(&p);
+}
+
+static void adversarial(lev_wave_t *w)
+{
+	static const struct { const char *a, *b; } ex[] = {
+		{ "", "" }, { "", "ACG" }, { "ACG", "" }, { "A", "A" }, { "A", "C" }, { "A", "AA" }, { "AA", "A" },
+		{ "ACGT", "ACGT" }, { "AAAA", "TTTT" }, { "ACGTACGTACGTACGTACGT", "CGTACGTACGTACGTACGTA" },
+		{ "NNNNNNNN", "NNNNNNNN" }, { "ANNNNNNT", "ATNNNNNNA" }, { "AAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAA" },
+		{ "ACACACACACACACACAC", "CACACACACACACACACA" }, { "GATTACA", "GCATGCU" },
+	};
+	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) one("fixed", ex[i].a, (int64_t)strlen(ex[i].a), ex[i].b, (int64_t)strlen(ex[i].b), w);
+	char a[600], b[1300];
+	/* very unequal lengths, runs of one symbol, a read against itself shifted */
+	for (int t = 0; t < 60; t++) {
+		int64_t la = tu_range(0, 300), lb = tu_range(0, 3) ? tu_range(0, 12) : tu_range(300, 600);
+		for (int64_t i = 0; i < la; i++) a[i] = t % 3 ? "ACGT"[tu_range(0, 3)] : 'A';
+		for (int64_t i = 0; i < lb; i++) b[i] = t % 3 ? "ACGT"[tu_range(0, 3)] : (tu_range(0, 9) ? 'A' : 'C');
+		one("unequal", a, la, b, lb, w);
+		one("unequal, swapped", b, lb, a, la, w);
+	}
+	for (int t = 0; t < 30; t++) {
+		int64_t la = tu_range(20, 500), sh = tu_range(1, 19);
+		tu_read(a, la, 4, 0);
+		memcpy(b, a + sh, (size_t)(la - sh));
+		memcpy(b + la - sh, a, (size_t)sh);
+		one("rotated", a, la, b, la, w);
+	}
+}
+
+static void randoms(int n, lev_wave_t *w)
+{
+	char a[700], b[1500];
+	static const int pcts[] = { 0, 1, 2, 5, 10, 15, 25, 40, 100 };
+	for (int t = 0; t < n; t++) {
+		int64_t la = tu_range(0, t % 10 ? 200 : 640);
+		const int na = t % 7 == 0 ? 2 : 4;
+		for (int64_t i = 0; i < la; i++) a[i] = (t % 11 == 0 && tu_range(0, 9) == 0) ? 'N' : "ACGT"[tu_range(0, na - 1)];
+		a[la] = 0;
+		const int pct = pcts[t % 9];
+		int64_t lb = pct == 100 ? tu_range(0, 200) : mutate(a, la, b, pct, "ACGTN", na == 2 ? 2 : 5);
+		if (pct == 100) for (int64_t i = 0; i < lb; i++) b[i] = "ACGT"[tu_range(0, na - 1)];
+		one("random", a, la, b, lb, w);
+	}
+}
+
+/* a batch with every strategy forced, -k none, small, large: the same bytes */
+static void batches(void)
+{
+	enum { N = 3000 };
+	static char A[N][260], Bs[N][600];
+	aln_pair_t *p = malloc(sizeof(aln_pair_t) * N);
+	static const int pcts[] = { 0, 1, 5, 15, 25, 60 };
+	for (int i = 0; i < N; i++) {
+		int64_t la = i % 50 == 0 ? tu_range(0, 3) : tu_range(100, 250);
+		tu_read(A[i], la, 4, 0);
+		tu_norm(A[i]);
+		int64_t lb = mutate(A[i], la, Bs[i], pcts[(i / 7) % 6], "ACGT", 4);
+		p[i] = (aln_pair_t){ A[i], Bs[i], la, lb };
+	}
+	static const int64_t ks[] = { -1, 3, 20, 1000 };
+	for (int path = 0; path <= 1; path++)
+		for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+			int64_t *d[3];
+			aln_path_t *pp[3];
+			for (int s = 0; s < 3; s++) {
+				rk_tune.lev_wave = s - 1;   /* -1 never, 0 by the cost, 1 every pair */
+				lev_opt_t o;
+				lev_opt_init(&o);
+				o.k = ks[ki], o.path = path, o.n_threads = 1 + s;
+				d[s] = calloc(N, sizeof(int64_t));
+				pp[s] = path ? calloc(N, sizeof(aln_path_t)) : 0;
+				CHECK(lev_batch(&o, p, N, d[s], pp[s]) == RK_OK, "lev_batch strategy %d k %lld", s - 1, (long long)ks[ki]);
+			}
+			rk_tune.lev_wave = 0;
+			int64_t bad = 0;
+			for (int i = 0; i < N; i++) {
+				int same = d[0][i] == d[1][i] && d[0][i] == d[2][i];
+				if (same && path) {
+					char *c0 = cigar_of(&pp[0][i]), *c1 = cigar_of(&pp[1][i]), *c2 = cigar_of(&pp[2][i]);
+					same = !strcmp(c0, c1) && !strcmp(c0, c2);
+					free(c0); free(c1); free(c2);
+				}
+				if (!same && bad++ < 3)
+					CHECK(0, "batch pair %d (path %d, k %lld): distances %lld %lld %lld", i, path, (long long)ks[ki], (long long)d[0][i],
+					      (long long)d[1][i], (long long)d[2][i]);
+			}
+			CHECK(bad == 0, "batch, path %d, k %lld: %lld pairs differ between the strategies", path, (long long)ks[ki], (long long)bad);
+			for (int s = 0; s < 3; s++) {
+				if (pp[s]) for (int i = 0; i < N; i++) aln_path_free(&pp[s][i]);
+				free(pp[s]); free(d[s]);
+			}
+		}
+	free(p);
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 3000;
+	lev_wave_t w = { 0 };
+	adversarial(&w);
+	randoms(n, &w);
+	lev_wave_free(&w);
+	batches();
+	printf("test_lev_wave: %d random cases, the batches under three strategies\n", n);
+	return tu_done("test_lev_wave");
+}
