@@ -18,14 +18,23 @@ void lev_wave_free(lev_wave_t *w)
 
 int64_t lev_wave_cap(int64_t la, int64_t lb, int path)
 {
-	/* the sweep's word steps (64 rows x 1 column, 8 pairs a vector) against the wavefronts'
-	 * d^2 cells, each an extension that stops at a mismatch: one cell costs about 2.5 word
-	 * steps, so they pay up to d^2 = words / 2.5; the sweep's path costs it 2-3x its distance,
-	 * the wavefronts' almost nothing (docs/BENCHMARKS.md, "lev batches") */
-	const double words = (double)((la + 63) / 64) * (double)lb * (path ? 2.5 : 1.0);
-	int64_t c = 4;
-	while ((double)(c + 1) * (double)(c + 1) <= 0.4 * words) c++;
+	const double gain = path ? 2.5 : 1.0;   /* the sweep's path costs it 2-3x its distance */
 	const int64_t most = la > lb ? la : lb;
+	int64_t c = 4;
+	if (la <= 512) {
+		/* in the lanes (aln_batch.c: A up to 512): words x lb word steps, 8 pairs a vector,
+		 * against d^2 cells, each an extension that stops at a mismatch and costs about 2.5
+		 * word steps (docs/BENCHMARKS.md, "lev batches"): they pay up to d^2 = words / 2.5 */
+		const double words = (double)((la + 63) / 64) * (double)lb * gain;
+		while ((double)(c + 1) * (double)(c + 1) <= 0.4 * words) c++;
+	} else {
+		/* a longer pair's sweep stays in a band about its distance d: la (2d + 1) / 64 words
+		 * against the wavefronts' d^2 cells, even at about d = la / 80 */
+		const int64_t m = la < lb ? la : lb;
+		const int64_t b = (int64_t)((double)m / 80.0 * gain);
+		if (b > c) c = b;
+		if (c > 4096) c = 4096;   /* the wavefronts' memory: c^2 ints a thread */
+	}
 	return c < most ? c : most;
 }
 
