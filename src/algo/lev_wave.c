@@ -18,7 +18,7 @@ void lev_wave_free(lev_wave_t *w)
 
 int64_t lev_wave_cap(int64_t la, int64_t lb, int path)
 {
-	const double gain = path ? 2.5 : 1.0;   /* the sweep's path costs it 2-3x its distance */
+	const double gain = path ? 1.5 : 1.0;   /* the sweep's path costs it more than its distance */
 	const int64_t most = la > lb ? la : lb;
 	int64_t c = 4;
 	if (la <= 512) {
@@ -28,10 +28,10 @@ int64_t lev_wave_cap(int64_t la, int64_t lb, int path)
 		const double words = (double)((la + 63) / 64) * (double)lb * gain;
 		while ((double)(c + 1) * (double)(c + 1) <= 0.4 * words) c++;
 	} else {
-		/* a longer pair's sweep stays in a band about its distance d: la (2d + 1) / 64 words
-		 * against the wavefronts' d^2 cells, even at about d = la / 80 */
+		/* a longer pair's sweep stays in a band about its distance d, la (2d + 1) / 64 words,
+		 * where a wavefront cell out of cache costs about 14 word steps: even near d = la / 430 */
 		const int64_t m = la < lb ? la : lb;
-		const int64_t b = (int64_t)((double)m / 80.0 * gain);
+		const int64_t b = (int64_t)((double)m / 430.0 * gain);
 		if (b > c) c = b;
 		if (c > 4096) c = 4096;   /* the wavefronts' memory: c^2 ints a thread */
 	}
