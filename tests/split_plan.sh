@@ -10,9 +10,11 @@
 # 1% apart and a 300 kb unrelated one. -v must name the plan: one rank for a 1 kb similar pair,
 # never every rank over every cell for the 2 Mb pair, never banded halves for the unrelated one
 # (which way wins among the rest depends on the cores' load, measured by the plan).
-# Usage: split_plan.sh RKTLCS MPIEXEC GENPAIRS TMPDIR [BIG=2000000]
+# Usage: split_plan.sh RKTLCS MPIEXEC GENPAIRS TMPDIR [BIG=2000000] [MID=200000]
+# (the sanitizer build checks memory, not scale: smaller BIG and MID, each pair still more than
+# one chunk of columns, and the unrelated pair at MID + MID / 2)
 set -u
-cli=$1 mpiexec=$2 gen=$3 tmp=$4 big=${5:-2000000}
+cli=$1 mpiexec=$2 gen=$3 tmp=$4 big=${5:-2000000} mid=${6:-200000}
 . "$(dirname "$0")/lib.sh"
 t_begin "$tmp"
 mpi() {  # np, plan (or ""), cells, args...
@@ -29,7 +31,7 @@ check() {  # label, np, plan, cells, args...
 }
 # the pairs: each size unrelated (-1) and 1, 5, 25% apart, one record per pair in a.fa / b.fa
 : > a.fa; : > b.fa
-for n in 1000 10000 200000; do
+for n in 1000 10000 $mid; do
 	for d in -1 1 5 25; do
 		"$gen" 1 $n $d $((n + ${d#-})) pa.fa pb.fa > /dev/null || { bad "rkt_genpairs"; exit 1; }
 		sed "s/^>.*/>a${n}_$d/" pa.fa >> a.fa; sed "s/^>.*/>b${n}_$d/" pb.fa >> b.fa
@@ -92,16 +94,17 @@ for args in "lev A.fa B.fa --path" "lcs A.fa B.fa --seq --path" "lev A.fa B.fa -
 done
 # an unrelated 300 kb pair: no band to prune with, so every rank over every cell (or rank 0
 # alone where the ranks keep too little of their speed side by side)
-"$gen" 1 300000 -1 78 A.fa B.fa > /dev/null
+un=$((mid + mid / 2))
+"$gen" 1 $un -1 78 A.fa B.fa > /dev/null
 for args in "lev A.fa B.fa --path" "lcs A.fa B.fa"; do
 	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
 	for np in 2 3; do
 		mpi $np "" 4294967296 $args -v
 		grep -Eq "split: .*: (every rank over every cell|one rank)( \(.*)?$" err && cmp -s ref.tsv np.tsv \
-			&& ok "300 kb unrelated: $args np=$np: $(grep -Eo '(every rank over every cell|one rank)( \(.*)?$' err)" \
-			|| bad "300 kb unrelated: $args np=$np: $(grep 'split:' err | head -2) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
+			&& ok "$un bp unrelated: $args np=$np: $(grep -Eo '(every rank over every cell|one rank)( \(.*)?$' err)" \
+			|| bad "$un bp unrelated: $args np=$np: $(grep 'split:' err | head -2) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
 	done
-	check "300 kb unrelated: $args" 3 all 4294967296 $args
+	check "$un bp unrelated: $args" 3 all 4294967296 $args
 done
 # which ranks start a GPU context ahead, from the inputs' heads (rmpi_guess_pair_ranks): ranks 0
 # and 1 for one pair the split takes (A.fa B.fa: 300 kb), rank 0 for one small pair, every rank
