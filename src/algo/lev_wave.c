@@ -104,8 +104,8 @@ static void wave_next(int32_t *L, int64_t s, const char *a, int64_t la, const ch
 		int32_t best = m + 1 > dl ? m + 1 : dl;
 		if (il + 1 > best) best = il + 1;
 		if (best < 0) { cur[k] = NONE; continue; }
-		const int64_t top = la < lb - k ? la : lb - k;
-		cur[k] = (int32_t)extend(a, la, b, lb, best > top ? top : best, (best > top ? top : best) + k);
+		const int64_t top = la < lb - k ? la : lb - k, i = best > top ? top : best;
+		cur[k] = (int32_t)extend(a, la, b, lb, i, i + k);
 	}
 }
 
