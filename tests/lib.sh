@@ -7,5 +7,7 @@ t_begin() {
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	fail=0 pass=0
 }
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# T_TIMES=1: each line starts with the seconds since the previous one (to find the slow checks)
+t_mark() { [ -n "${T_TIMES:-}" ] || return 0; printf '[%4d s] ' $((SECONDS - ${t_last:-0})); t_last=$SECONDS; }
+ok() { pass=$((pass + 1)); t_mark; echo "ok   $*"; }
+bad() { fail=$((fail + 1)); t_mark; echo "FAIL $*"; }

@@ -10,7 +10,7 @@ targets=${*:-fuzz_input fuzz_rkt fuzz_ham fuzz_lev fuzz_lcs}
 jobs=${FUZZ_JOBS:-$(nproc 2> /dev/null || echo 1)}
 # one target: its line (and the crash's first lines) into $corpus/$t.result, 1 on a crash
 fuzz_one() {
-	local t=$1 f r execs cov ft units log
+	local t=$1 f r execs cov ft units log t0
 	[ -x "$build/tests/$t" ] || { echo "$t: not built" > "$corpus/$t.result"; return 1; }
 	mkdir -p "$corpus/$t"
 	# seeds: the good and bad inputs of the tests, one option byte in front
@@ -19,7 +19,7 @@ fuzz_one() {
 	done
 	{ printf '\001\011'; gzip -c "$here/../data/mixed.fa"; } > "$corpus/$t/seed_mixed.fa.gz"
 	command -v bgzip > /dev/null && { printf '\001\011'; bgzip -c "$here/../data/mixed.fa"; } > "$corpus/$t/seed_mixed.fa.bgz"
-	log=$corpus/$t.log
+	log=$corpus/$t.log t0=$SECONDS
 	"$build/tests/$t" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 -timeout=20 -print_final_stats=1 \
 		-artifact_prefix="$corpus/$t-" "$corpus/$t" > "$log" 2>&1
 	r=$?
@@ -27,7 +27,7 @@ fuzz_one() {
 	cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1)
 	ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1)
 	units=$(ls "$corpus/$t" | wc -l)
-	if [ $r -eq 0 ]; then echo "$t: ok, $secs s, ${execs:-?} executions, $cov, $ft, corpus $units" > "$corpus/$t.result"
+	if [ $r -eq 0 ]; then echo "$t: ok, $secs s ($((SECONDS - t0)) s of wall), ${execs:-?} executions, $cov, $ft, corpus $units" > "$corpus/$t.result"
 	else { echo "$t: CRASH (exit $r), see $log"; grep -m5 -E 'ERROR|invariant|SUMMARY' "$log"; } > "$corpus/$t.result"; return 1; fi
 }
 # each target runs its full time; FUZZ_JOBS (default: the CPUs) of them at once, since one
