@@ -40,6 +40,18 @@ for stage in "$@"; do
 	case $stage in
 	host) (cd build-gpu && ctest -R pair_busy_cpuset -V > "$OUT/ctest-host.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-host.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;
+	levprof)   # where a GPU batch of 1M x 150 bp spends its time: -v's stage lines and --stats
+		for d in 1 15; do
+			./build-gpu/tests/rkt_genpairs 1000000 150 $d 7 /tmp/lp_a.fa /tmp/lp_b.fa > /dev/null
+			for be in gpu cpu; do for path in "" --path; do
+				ths=16; [ $be = cpu ] && ths="1 2 4 8 16"
+				for th in $ths; do
+					./build-gpu/rktlcs lev /tmp/lp_a.fa /tmp/lp_b.fa $path --backend $be --threads $th -v -o /tmp/lp_o.tsv 2> /tmp/lp_err
+					echo "--- $d% $be ${path:-dist} $th threads"
+					grep -E "gpu batch of 131072|blocks|reads on the device|stages" /tmp/lp_err | head -4
+				done
+			done; done
+		done 2>&1 | tee "$OUT/levprof.txt" ;;
 	levbatch) jobs/bench-lev-batch.sh build-gpu 16 "${LEVBATCH_PAIRS:-1000000}" 3 2>&1 | tee "$OUT/levbatch.txt" || rc=1 ;;
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
 	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?

@@ -384,6 +384,9 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	if (gpu)
 		rk_debug("%s: rank %d's GPU blocks, host side, of %.3f s: %.3f s waiting for values, %.3f s preparing, %.3f s formatting; rows sent in %.3f s",
 		         pair_mode(s), w->rank, rk_realtime() - t_in, j->tb[0], j->tb[1], j->tb[2], j->tb[3]);
+	else
+		rk_debug("%s: rank %d's blocks on %d thread%s, of %.3f s: %.3f s computing values, %.3f s preparing, %.3f s formatting; rows sent in %.3f s",
+		         pair_mode(s), w->rank, j->nth, j->nth > 1 ? "s" : "", rk_realtime() - t_in, j->tb[0], j->tb[1], j->tb[2], j->tb[3]);
 	memset(j->tb, 0, sizeof j->tb);
 	return st ? st : sd;
 }
@@ -569,6 +572,8 @@ static void pair_job_free(pair_job_t *j)
 {
 	if (j->out_open) rio_out_abort(&j->out);
 	rio_buf_free(&j->rows);
+	for (int64_t t = 0; t < j->n_parts; t++) rio_buf_free(&j->parts[t]);
+	free(j->parts);
 	free(j->bounds); free(j->cost); rmpi_pace_free(&j->pace); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
 	aln_near_free(j->near);
 #ifdef RKTLCS_HAVE_CUDA
