@@ -111,6 +111,7 @@ typedef struct {
 	rk_backend_t backend;   /* --backend; auto: the GPU when usable, else (or on failure) the CPU */
 	uint64_t device_memory; /* --device-memory, bytes per rank; 0: what the device has free */
 	const char *stats;      /* --stats FILE: stage times as JSON (docs/DEVELOPING.md), or NULL */
+	const char *rates;      /* --rates FILE: auto's calibrated rates (docs/calibrate.md), or NULL */
 	int gpu_ranks;          /* not an option: the ranks from 0 that may use a GPU, as the inputs'
 	                         * heads show (rcli_mode); 0: every rank */
 } rk_common_t;
@@ -165,6 +166,10 @@ void rk_common_init(rk_common_t *c);
  *                            src/core/exit.c)
  *   RKTLCS_AUTO=gpu|cpu      tests: the answer of auto's cost model (src/mpi/plan/cost.c), whatever the
  *                            estimates
+ *   RKTLCS_RATES=FILE        auto's calibrated rates where --rates is not given (docs/calibrate.md;
+ *                            default $XDG_CACHE_HOME/rktlcs/rates-HOST.json; "builtin": the table)
+ *   RKTLCS_COST_LOG=FILE     calibrate's probes: auto's view of the job (its work and both
+ *                            estimates) appended to FILE as a JSON line
  *   RKTLCS_PROBE=1|0         auto's probe of the CPU threads on a busy host (src/mpi/plan/probe.c): 1
  *                            probes whatever the job (tests, benchmarks), 0 never, nor looks at
  *                            the host's runnable threads (default: a long pair whose CPU estimate

@@ -240,10 +240,59 @@ static void check_divergence(void)
 	free(b);
 }
 
+/* the rates of a file (rmpi_rates_parse): the built-in table's values back from a file written
+ * in the format, the choice following the given rates (a GPU 1000x slower than the table's
+ * loses a job the table gives it), and files of another machine or version, or broken, refused */
+static void check_rates_file(void)
+{
+	rmpi_machine_t m;
+	rmpi_machine_get(&m);
+	char text[8192];
+	int l = snprintf(text, sizeof text, "{\"format\": \"rktlcs-rates\", \"format_version\": 1, \"version\": \"%s\", "
+	                 "\"machine\": {\"cpu\": \"%s\", \"cpus\": %d, \"simd\": %d, \"gpu\": \"%s\", \"gpus\": %d}, \"start_s\": 0.25, \"rates\": {",
+	                 RKTLCS_VERSION, m.cpu, m.cpus, m.simd, m.gpu, m.gpus);
+	for (int k = 0; k < RMPI_W_KINDS; k++) {
+		rmpi_rates_t r;
+		rmpi_rates_ref((rmpi_work_t)k, &r);
+		const double slow = k == RMPI_W_DP_LONG ? 1e-3 : 1;
+		l += snprintf(text + l, sizeof text - (size_t)l, "%s\"%s\": {\"gpu_fixed\": %.17g, \"gpu_rate\": %.17g, \"gpu_item\": %.17g, \"gpu_bw\": %.17g, "
+		              "\"gpu_step\": %.17g, \"cpu_rate\": %.17g, \"cpu_item\": %.17g, \"cpu_par\": %.17g}", k ? ", " : "", rmpi_rates_kind_key((rmpi_work_t)k),
+		              r.gpu_fixed, r.gpu_rate * slow, r.gpu_item, r.gpu_bw, r.gpu_step / slow, r.cpu_rate, r.cpu_item, r.cpu_par);
+	}
+	l += snprintf(text + l, sizeof text - (size_t)l, "}}");
+	rmpi_rates_t got[RMPI_W_KINDS], ref;
+	double start = 0, tg, tc;
+	CHECK(rmpi_rates_parse(text, (size_t)l, &m, got, &start) == RK_OK && start == 0.25, "a file of this machine: %s", rk_error());
+	rmpi_rates_ref(RMPI_W_HAM, &ref);
+	CHECK(!memcmp(&got[RMPI_W_HAM], &ref, sizeof ref), "hamming's rates back as written");
+	rmpi_rates_ref(RMPI_W_DP_LONG, &ref);
+	rmpi_cost_t mb = { RMPI_W_DP_LONG, 1e12, 0, 2e6, 2e6, 64 };
+	CHECK(rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "table: 1 Mb pair to the GPU (gpu %g cpu %g)", tg, tc);
+	CHECK(!rmpi_cost_pick(&mb, &got[RMPI_W_DP_LONG], 0.3, &tg, &tc), "a GPU 1000x slower: the CPU (gpu %g cpu %g)", tg, tc);
+	/* refused: another machine, another version, a cut file, a negative rate, not ours */
+	rmpi_machine_t other = m;
+	other.cpus = m.cpus + 1;
+	CHECK(rmpi_rates_parse(text, (size_t)l, &other, got, &start) == RK_EINPUT && strstr(rk_error(), "another CPU"), "other CPUs: %s", rk_error());
+	snprintf(other.gpu, sizeof other.gpu, "Not %s", m.gpu);
+	other.cpus = m.cpus;
+	CHECK(rmpi_rates_parse(text, (size_t)l, &other, got, &start) == RK_EINPUT && strstr(rk_error(), "other GPUs"), "other GPUs: %s", rk_error());
+	CHECK(rmpi_rates_parse(text, (size_t)l - 7, &m, got, &start) == RK_EINPUT, "a cut file");
+	char *v = strstr(text, RKTLCS_VERSION);
+	v[0] = v[0] == '9' ? '8' : '9';
+	CHECK(rmpi_rates_parse(text, (size_t)l, &m, got, &start) == RK_EINPUT && strstr(rk_error(), "made by rktlcs"), "another version: %s", rk_error());
+	CHECK(rmpi_rates_parse(text, (size_t)l, 0, got, &start) == RK_OK, "no machine to match: read");
+	char *c = strstr(text, "\"cpu_rate\": ");
+	c[12] = '-';
+	CHECK(rmpi_rates_parse(text, (size_t)l, 0, got, &start) == RK_EINPUT, "a negative rate");
+	CHECK(rmpi_rates_parse("{\"a\": 1}", 8, 0, got, &start) == RK_EINPUT, "not a rates file");
+	rk_clear_error();
+}
+
 int main(void)
 {
 	double tg, tc;
 	check_divergence();
+	check_rates_file();
 	/* tiny: 1e6 units take 1 ms on one CPU thread; the GPU pays 0.3 s of start-up */
 	CHECK(!pick(1e6, 1, 0, 0, 1, 0.25, &tg, &tc), "tiny job: gpu %g cpu %g", tg, tc);
 	CHECK(tc > 9e-4 && tc < 1.1e-3 && tg > 0.3, "tiny estimates: gpu %g cpu %g", tg, tc);

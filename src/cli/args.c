@@ -108,6 +108,8 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 		else { rk_set_error("--backend: '%s' is not cpu, gpu or auto", v); *st = RK_EINPUT; }
 	} else if (rcli_is(a, "--stats", 0)) {
 		if (!(c->stats = rcli_file(a))) *st = RK_EINPUT;
+	} else if (rcli_is(a, "--rates", 0)) {
+		if (!(c->rates = rcli_file(a))) *st = RK_EINPUT;
 	} else if (rcli_is(a, "--device-memory", 0)) {
 		if (!(v = rcli_value(a))) *st = RK_EINPUT;
 		else if (!(c->device_memory = rk_parse_size(v))) { rk_set_error("--device-memory: bad size '%s'", v); *st = RK_EINPUT; }
@@ -126,7 +128,9 @@ void rcli_common_usage(FILE *fp, int with_backend, int with_paf)
 	if (with_backend)
 		fprintf(fp,
 "      --backend B         cpu, gpu or auto [auto: gpu when usable]\n"
-"      --device-memory SZ  cap on device memory per rank (e.g. 8G)\n");
+"      --device-memory SZ  cap on device memory per rank (e.g. 8G)\n"
+"      --rates FILE        auto's rates of this machine from `rktlcs calibrate`\n"
+"                          [$RKTLCS_RATES, else ~/.cache/rktlcs/rates-HOST.json]\n");
 	fprintf(fp,
 "      --stats FILE        stage times (read, distribute, compute, gather, write) and each\n"
 "                          rank's compute time as JSON\n"

@@ -94,5 +94,6 @@ int rcli_rkt_main(int argc, char **argv);
 int rcli_ham_main(int argc, char **argv);
 int rcli_lev_main(int argc, char **argv);
 int rcli_lcs_main(int argc, char **argv);
+int rcli_calibrate_main(int argc, char **argv);
 
 #endif

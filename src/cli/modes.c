@@ -16,6 +16,7 @@ const rcli_mode_t rcli_modes[] = {
 	{ "hamming", "pairwise SNP / Hamming distances of an alignment (snp-dists compatible)", rcli_ham_main },
 	{ "lev", "Levenshtein distance and CIGAR of sequence pairs", rcli_lev_main },
 	{ "lcs", "longest common subsequence of sequence pairs: length, subsequence, path", rcli_lcs_main },
+	{ "calibrate", "measure this machine's rates for --backend auto (a file auto then reads)", rcli_calibrate_main },
 };
 const int rcli_n_modes = (int)(sizeof rcli_modes / sizeof rcli_modes[0]);
 

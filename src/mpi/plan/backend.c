@@ -6,7 +6,6 @@
 #include "mpi/plan/plan.h"
 #include "algo/aln.h"
 
-#define RMPI_START_NOMINAL 0.3  /* s a context takes to start (one visible H100/H200: 0.2-0.3 s) */
 #define PROBE_MIN_S 0.2     /* a CPU estimate this long or longer pays for a probe of its threads (10 ms) */
 #define PROBE_REACH 50.0    /* ... where a CPU this many times slower would lose: the wavefront's worst, 42-50x */
 #define BACKEND_UNNAMED "not started on this rank"   /* backend_defer's name, until rmpi_backend_name */
@@ -62,6 +61,10 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	rgpu_opt_init(&be->g);
 	be->g.mem_limit = c->device_memory;
 	rk_status_t st = RK_OK;
+	if (c->backend == RK_BACKEND_AUTO) {
+		rmpi_rates_load(c->rates, w->rank == 0);
+		if (w->rank == 0) rk_debug("auto's rates: %s", rmpi_rates_from());
+	}
 	/* auto asks the driver nothing yet: the context is still starting on its thread, and the
 	 * cost model may not want it (rmpi_backend_cost); the node's devices are known without it.
 	 * Nor does --backend gpu: it names its device after the read (rmpi_backend_cost), which
@@ -90,11 +93,25 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	return RK_OK;
 }
 
-/* auto's rates for a job of this kind on this CPU's SIMD level (the reference GPU) */
+/* auto's rates for a job of this kind: this machine's calibrated ones, else the built-in
+ * table's on this CPU's SIMD level (the reference GPU) */
 static void backend_rates(const rmpi_cost_t *job, rmpi_rates_t *r)
 {
 	const int lv = aln_simd_level(-1);
-	rmpi_rates_for(job->kind, 0, lv >= 3 ? 512 : lv == 2 ? 256 : 64, r);
+	rmpi_rates_here(job->kind, lv >= 3 ? 512 : lv == 2 ? 256 : 64, r);
+}
+
+/* RKTLCS_COST_LOG=FILE (calibrate's probes): the job as auto weighed it, one JSON line */
+static void backend_cost_log(const rmpi_cost_t *j, double left, double tg, double tc)
+{
+	const char *f = getenv("RKTLCS_COST_LOG");
+	FILE *fp = f && *f ? fopen(f, "a") : 0;
+	if (!fp) return;
+	fprintf(fp, "{\"kind\":\"%s\",\"work\":%.17g,\"items\":%.17g,\"bytes\":%.17g,\"span\":%.17g,\"threads\":%.17g,"
+	        "\"cpu_x\":%.17g,\"gpu_x\":%.17g,\"chain_bound\":%d,\"cpu_beside\":%.17g,\"start_left\":%.17g,\"t_gpu\":%.17g,\"t_cpu\":%.17g}\n",
+	        rmpi_rates_kind_key(j->kind), j->work, j->items, j->bytes, j->span, j->threads, j->cpu_x, j->gpu_x, j->chain_bound,
+	        j->cpu_beside, left, tg, tc);
+	fclose(fp);
 }
 
 /* The share of its threads the host gives this job now (be->cpu_share, probed once: probe.c),
@@ -149,7 +166,17 @@ static int backend_probe(const rmpi_t *w, const rmpi_cost_t *job, double tg, dou
 void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, rmpi_be_t *be)
 {
 	static const char *kinds[RMPI_W_KINDS] = { "Rkt-LCS", "hamming", "pairs", "long pair", "--all" };
-	if (!be->use_gpu || !be->pending) return;
+	if (!be->use_gpu || !be->pending) {
+		if (getenv("RKTLCS_COST_LOG")) {   /* calibrate's CPU probes, also where no GPU is wanted */
+			rmpi_rates_t r;
+			double tg, tc;
+			rmpi_rates_load(c->rates, 0);
+			backend_rates(job, &r);
+			rmpi_cost_pick(job, &r, 0, &tg, &tc);
+			backend_cost_log(job, 0, tg, tc);
+		}
+		return;
+	}
 	be->pending = 0;
 	if (c->backend == RK_BACKEND_GPU) {
 		/* forced: the device now; a node whose driver lists none after all fails at its first
@@ -162,18 +189,21 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	}
 	rmpi_rates_t r;
 	const char *forced = getenv("RKTLCS_AUTO");  /* tests: "gpu" or "cpu" as the model's answer */
+	rmpi_rates_load(c->rates, w->rank == 0);
 	backend_rates(job, &r);
-	double tg, tc, left = rgpu_warm_left_s(RMPI_START_NOMINAL);
+	const double start = rmpi_rates_start(RMPI_START_NOMINAL);
+	double tg, tc, left = rgpu_warm_left_s(start);
 	rmpi_cost_t jb = *job;
 	/* a wavefront beside the driver's start-up runs at its slowest thread's pace: as much of
 	 * RMPI_CPU_BESIDE (measured with ~0.26 of the nominal 0.3 s left) as is left of the start */
 	if (jb.kind == RMPI_W_DP_LONG && rgpu_warm_running())
-		jb.cpu_beside = RMPI_CPU_BESIDE * (left < RMPI_START_NOMINAL ? left / RMPI_START_NOMINAL : 1);
+		jb.cpu_beside = RMPI_CPU_BESIDE * (left < start ? left / start : 1);
 	int gpu = rmpi_cost_pick(&jb, &r, left, &tg, &tc);
+	backend_cost_log(&jb, left, tg, tc);
 	if (forced && *forced) gpu = !strcmp(forced, "gpu");
 	else if (!gpu) gpu = backend_probe(w, &jb, tg, &tc, be);
-	rk_debug("auto on rank %d (%s): gpu %.3g s (start-up %.3g s left), cpu %.3g s on %g thread%s: the %s", w->rank,
-	         kinds[job->kind], tg, left, tc, job->threads, job->threads == 1 ? "" : "s", gpu ? "GPU" : "CPU");
+	rk_debug("auto on rank %d (%s): gpu %.3g s (start-up %.3g s left), cpu %.3g s on %g thread%s: the %s (rates: %s)", w->rank,
+	         kinds[job->kind], tg, left, tc, job->threads, job->threads == 1 ? "" : "s", gpu ? "GPU" : "CPU", rmpi_rates_from());
 	if (!gpu) {
 		be->use_gpu = 0;
 		rgpu_warm_abandon();

@@ -1,43 +1,10 @@
-/* The cost model of `--backend auto` (cost.h). Calibrated with jobs/bench-auto.sh on an NVIDIA
- * H100 (16 host cores, AVX-512) at the commit named in docs/bench/auto-startup.md ("`auto` against `gpu` and `cpu`"); each rate is
- * the compute stage of that grid's jobs (--stats), so reading and writing, equal on both
- * backends, are left out of both sides. */
+/* The cost model of `--backend auto` (cost.h). Its reference rates are data, with where and
+ * how each was measured: src/mpi/plan/rates_ref.json (the built-in table, compiled in), or this
+ * machine's file from `rktlcs calibrate` (rates.c). Each rate is the compute stage of a job
+ * (--stats), so reading and writing, equal on both backends, are left out of both sides. */
 #include <math.h>
 #include <string.h>
 #include "mpi/plan/cost.h"
-
-/* The reference rates, from jobs/bench-auto.sh on 2 NVIDIA H200 with 32 host cores (AVX-512),
- * commit 1c393d5, each from the compute stage (--stats) of the grid's larger jobs:
- * - Rkt-LCS: 25k paper reads (k=3): the CPU 11.18 s on 32 threads for 1.6e10 units; 100k
- *   synthetic reads: the GPU 1.73 s for 2.55e11 (context wait included).
- * - hamming: 20k x 30k at 1% with --max-dist 50 (2e8 pairs x ~20 words): CPU 0.25 s; the 16S
- *   alignment (1.3e7 pairs x ~440 words): 0.081 s; so ~30 ns a pair plus 0.4 ns a word.
- * - lev/lcs pairs: 1M x 150 bp: the CPU 0.227 s on 32 threads (3.1e9 cells/s a thread), 0.30 s
- *   on the H100's 16 (4.7e9: the rate taken, as auto picked the GPU there); the GPU 0.27 s on an
- *   H100 since the batches' host work overlaps (3403cd9), ~2e-7 s a pair (the kernel: 2.5 ms).
- * - lev --all, every pair (5e7 pairs, 1.1e12 cells): the CPU 3.64 s; the GPU 0.31 s in-process,
- *   0.11 s of kernels, since the pairs are enumerated on the device (dpg_all.cu).
- * - one long pair: lev 1 Mb and 3 Mb random: the CPU 6.6e10 cells/s a thread; the GPU 1.5e13
- *   cells/s, with ~5e-8 s per step of its anti-diagonal chain (lcs 1 Mb: 49.5 ms for 1.06e6 steps).
- * gpu_fixed: streams, arena, first launch (~0.03 s). It was 0.10 s with the driver's release at
- * exit (0.09-0.11 s on an H100), which a child now does after the process has ended
- * (core/exit.c): on one H100, whole-process wall of a 20 kb lev pair 0.366 -> 0.183 s.
- * cpu_par: one long pair's wavefront keeps about 16 threads busy: on 4 H200 with 64 host
- * cores (38c5b19) lev on a 1 Mb random pair took 1.19 s of compute on 64 threads (0.94 s on
- * the H100 host's 16), 3 Mb 6.47 s (8.0 s on 16), and auto, counting 64 threads at the full
- * rate, took the CPU for the 1 Mb lev and lcs pairs (0.81 s and 0.61 s against the GPU's 0.53
- * and 0.45 s). Rkt-LCS: on 4 H200 with 64 host cores (b1ed17f, 3 grids) the paper's 25k reads
- * took 7.76 s of wall on 64 threads, the rate of 46 threads at the reference's, and its 5k
- * reads at the six Table-3 settings 0.32-0.55 s, of 23-40 threads; counting all 64, auto took
- * the CPU for those six, where the GPU took 0.28-0.46 s (medians; sum 2.10 s against 2.46). */
-static const rmpi_rates_t rmpi_ref[RMPI_W_KINDS] = {
-	/* gpu_fixed gpu_rate gpu_item gpu_bw gpu_step cpu_rate cpu_item cpu_par */
-	[RMPI_W_RKT] = { 0.03, 1.5e11, 0, 1.0e10, 0, 4.5e7, 0, 32 },
-	[RMPI_W_HAM] = { 0.03, 1.0e11, 0, 1.0e10, 0, 2.5e9, 3.0e-8, 0 },
-	[RMPI_W_DP_PAIRS] = { 0.03, 9.0e12, 2.0e-7, 1.0e10, 0, 4.5e9, 0, 0 },
-	[RMPI_W_DP_LONG] = { 0.03, 1.5e13, 0, 1.0e10, 5.0e-8, 6.6e10, 0, 16 },
-	[RMPI_W_DP_ALL] = { 0.03, 1.0e13, 2.0e-9, 1.0e10, 0, 1.0e10, 0, 0 },
-};
 
 void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path)
 {
@@ -54,7 +21,7 @@ void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path)
 
 void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_rates_t *r)
 {
-	*r = rmpi_ref[kind < RMPI_W_KINDS ? kind : RMPI_W_DP_PAIRS];
+	rmpi_rates_ref(kind, r);
 	/* other devices by generation: the kernels are integer-bound, so by SMs x clock roughly */
 	if (gpu_name && !strstr(gpu_name, "H100") && !strstr(gpu_name, "H200") && !strstr(gpu_name, "GH200")) {
 		const double f = strstr(gpu_name, "A100") ? 0.5 : strstr(gpu_name, "B200") || strstr(gpu_name, "B100") ? 1.5 : 0.3;

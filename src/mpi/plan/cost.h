@@ -47,6 +47,9 @@ typedef struct {
 /* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU
  * kernels' SIMD width in bits (512, 256, 128 or 64 for scalar). */
 void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_rates_t *r);
+/* The built-in table's rates of a kind, unscaled (src/mpi/plan/rates_ref.json, parsed once by
+ * rates.c) */
+void rmpi_rates_ref(rmpi_work_t kind, rmpi_rates_t *r);
 /* The weights of lev/lcs work of j->kind (set it first) on each backend: lcs against lev, and
  * --path (on a long pair the CPU's Hirschberg recursion costs more over the value than the
  * GPU's; short pairs are traced from a column store on both). */

@@ -5,6 +5,7 @@
 #ifndef RMPI_PLAN_H
 #define RMPI_PLAN_H
 
+#include <string.h>
 #include "mpi/transport/rmpi.h"
 #include "mpi/plan/cost.h"
 #include "gpu/rgpu.h"
@@ -41,6 +42,58 @@ double rmpi_pace_round(const rmpi_t *w, rmpi_pace_t *p, double cost, double sec,
  * 20 ms, within 16x of the fastest. */
 double rmpi_pace_add(rmpi_pace_t *p, const double *all);
 
+
+/* ---- auto's rates (rates.c): the built-in table, or this machine's from `rktlcs calibrate`
+ * (docs/calibrate.md), used where its machine and version are this one's ---- */
+typedef struct {
+	char host[128], cpu[160], gpu[160], driver[48];   /* gpu: the first one's model ("" without) */
+	int cpus, simd, gpus;                             /* online CPUs, SIMD bits of the CPU kernels */
+} rmpi_machine_t;
+/* This machine, from /proc and the CPU's features (no CUDA call) */
+void rmpi_machine_get(rmpi_machine_t *m);
+/* The rates file: given (--rates), else $RKTLCS_RATES, else $XDG_CACHE_HOME (or ~/.cache)
+ * /rktlcs/rates-HOST.json. RK_EINPUT where none can be named. */
+rk_status_t rmpi_rates_path(const char *given, char *buf, size_t n);
+/* A rates file's text: every kind's rates into r and the context's start into *start_s.
+ * RK_EINPUT with the reason in rk_error() where it is not one, or (m not NULL) where it was
+ * made on another machine (CPU model, CPUs, SIMD, GPU model and count) or by another version. */
+rk_status_t rmpi_rates_parse(const char *text, size_t len, const rmpi_machine_t *m, rmpi_rates_t r[RMPI_W_KINDS], double *start_s);
+/* Once per process: the file (rmpi_rates_path) where it matches; otherwise the built-in table,
+ * with one info line (say) where a file was there but is not used. Never fails the job. */
+void rmpi_rates_load(const char *given, int say);
+/* A kind's rates for auto: the calibrated file's as measured, else the built-in table's scaled
+ * to the CPU kernels' SIMD bits (rmpi_rates_for) */
+void rmpi_rates_here(rmpi_work_t kind, int simd_bits, rmpi_rates_t *r);
+/* seconds a GPU context takes to start: the calibrated, else nominal */
+double rmpi_rates_start(double nominal);
+/* "the built-in table" or "calibrated, PATH" (for -v) */
+const char *rmpi_rates_from(void);
+int rmpi_rates_calibrated(void);
+/* the file's key of a kind: rkt, hamming, pairs, long, all */
+const char *rmpi_rates_kind_key(rmpi_work_t k);
+
+#define RMPI_START_NOMINAL 0.3   /* s a context takes to start where not calibrated (one H100/H200: 0.2-0.3 s) */
+
+/* ---- `rktlcs calibrate` (calibrate.c) ---- */
+typedef struct {
+	rk_common_t c;        /* the shared options: --threads, --rates, -v */
+	const char *self;     /* this program, which the probes run as children */
+	const char *rates;    /* where to write (rmpi_rates_path) */
+	int threads;          /* CPU threads of the probes (0: the modes' default) */
+	int cpu, gpu;         /* the backends to probe */
+	double budget;        /* seconds the probes may take, about */
+} rmpi_calib_opt_t;
+static inline void rmpi_calib_opt_init(rmpi_calib_opt_t *o)
+{
+	memset(o, 0, sizeof *o);
+	rk_common_init(&o->c);
+	o->cpu = o->gpu = 1;
+	o->budget = 10;
+}
+/* Each kind of work on each backend probed (a child of o->self on synthetic inputs), the
+ * rates file written (atomically). RK_ERES when a probe fails or the file cannot be written;
+ * the probes' folder is then left, named in an info line. */
+rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o);
 
 /* ---- the backend policy, the same for every mode (docs/DEVELOPING.md) ----
  * cpu: never a GPU. gpu: a rank without a usable device is exit 2 (agreed). auto: the GPU

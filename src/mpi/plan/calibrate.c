@@ -1,0 +1,308 @@
+/* `rktlcs calibrate` (plan.h): the rates of this machine for auto. Each work kind of the cost
+ * model runs as a child of this program on synthetic inputs, on each backend, the size growing
+ * until its compute stage is long enough to time; the child's auto logs how it weighed the job
+ * (RKTLCS_COST_LOG) and the model's rates are scaled until its estimate is the measured time.
+ * The children are the tool itself, so a rate is what a user's job of that kind gets. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include "mpi/plan/plan.h"
+#include "io/json.h"
+#include "io/rio.h"
+#include "io/fmt.h"
+
+#define CAL_CPU_MIN_S 0.2    /* a CPU probe's compute long enough to trust its rate */
+#define CAL_GPU_MIN_S 0.05   /* ... the GPU's beyond its start and fixed costs */
+#define CAL_STEPS 6          /* sizes a probe may try, each grow times the last */
+
+typedef struct {
+	rmpi_work_t kind;
+	const char *mode;        /* the child's mode and arguments after the inputs */
+	const char *args;
+	int64_t n0[2];           /* first size on the CPU, on the GPU */
+	int grow;
+} cal_probe_t;
+
+/* sizes: reads (rkt, --all), sequences (hamming), pairs (pairs), bases (long) */
+static const cal_probe_t cal_probes[RMPI_W_KINDS] = {
+	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2 },
+	{ RMPI_W_HAM, "hamming", "--max-dist 50", { 1000, 4000 }, 2 },
+	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 200000 }, 4 },
+	{ RMPI_W_DP_LONG, "lev", "", { 60000, 400000 }, 2 },
+	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2 },
+};
+
+static uint64_t cal_rng = 0x9e3779b97f4a7c15ull;
+static uint64_t cal_next(void)
+{
+	cal_rng ^= cal_rng << 13; cal_rng ^= cal_rng >> 7; cal_rng ^= cal_rng << 17;
+	return cal_rng;
+}
+static char cal_nt(void) { return "ACGT"[(cal_next() >> 33) & 3]; }
+
+/* one record: base with a point change in pct of every 100 bases (pct < 0: random) */
+static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char *s, int64_t len, int pct)
+{
+	for (int64_t i = 0; i < len; i++) s[i] = pct < 0 || (int)((cal_next() >> 20) % 1000) < pct * 10 ? cal_nt() : base[i];
+	s[len] = '\n';
+	return fprintf(fp, ">%s%lld\n", name, (long long)r) < 0 || fwrite(s, 1, (size_t)len + 1, fp) != (size_t)len + 1;
+}
+
+/* n records of length len into pa: copies of one random base, pct apart (pct < 0: each
+ * random); with pb, the i-th record of pb is the i-th of pa's base pct apart, each base new */
+static rk_status_t cal_write(const char *pa, const char *pb, int64_t n, int64_t len, int pct)
+{
+	FILE *fa = fopen(pa, "w"), *fb = pb ? fopen(pb, "w") : 0;
+	char *base = malloc((size_t)len + 1), *s = malloc((size_t)len + 2);
+	rk_status_t st = RK_OK;
+	if (!fa || (pb && !fb) || !base || !s) { rk_set_error("calibrate: %s: %s", pa, fa ? "out of memory" : strerror(errno)); st = RK_ERES; goto out; }
+	for (int64_t i = 0; i < len; i++) base[i] = cal_nt();
+	for (int64_t r = 0; r < n && !st; r++) {
+		if (pb) for (int64_t i = 0; i < len; i++) base[i] = cal_nt();
+		if (cal_rec(fa, "a", r, base, s, len, pb ? 0 : pct) || (pb && cal_rec(fb, "b", r, base, s, len, pct))) {
+			rk_set_error("calibrate: writing %s: %s", pa, strerror(errno));
+			st = RK_ERES;
+		}
+	}
+out:
+	if (fa && fclose(fa) && !st) { rk_set_error("calibrate: writing %s: %s", pa, strerror(errno)); st = RK_ERES; }
+	if (fb && fclose(fb) && !st) { rk_set_error("calibrate: writing %s: %s", pb, strerror(errno)); st = RK_ERES; }
+	free(base); free(s);
+	return st;
+}
+
+/* the probe's inputs of size n in dir; their names into in (in[1] "" for one input) */
+static rk_status_t cal_inputs(const char *dir, const cal_probe_t *p, int64_t n, char in[2][700])
+{
+	snprintf(in[0], 700, "%s/a.fa", dir);
+	snprintf(in[1], 700, "%s/b.fa", dir);
+	switch (p->kind) {
+	case RMPI_W_RKT: in[1][0] = 0; return cal_write(in[0], 0, n, 51, 3);
+	case RMPI_W_HAM: in[1][0] = 0; return cal_write(in[0], 0, n, 3000, 1);
+	case RMPI_W_DP_ALL: in[1][0] = 0; return cal_write(in[0], 0, n, 100, -1);
+	case RMPI_W_DP_LONG: return cal_write(in[0], in[1], 1, n, -1);   /* unrelated: every cell, no band */
+	default: return cal_write(in[0], in[1], n, 150, 5);
+	}
+}
+
+/* the child: self MODE INPUTS ARGS --backend auto --threads T -v --stats S -o O, with auto's
+ * answer forced to `be`; its wall into *wall. RK_OK when it exited 0. */
+static rk_status_t cal_child(const char *self, const char *dir, const cal_probe_t *p, char in[2][700], const char *be, int threads,
+                             double *wall)
+{
+	char cmd[4096], th[32] = "";
+	if (threads > 0) snprintf(th, sizeof th, "--threads %d", threads);
+	snprintf(cmd, sizeof cmd,
+	         "RKTLCS_AUTO=%s RKTLCS_COST_LOG='%s/cost.jsonl' RKTLCS_RATES=builtin RKTLCS_PROBE=0 '%s' %s '%s' %s%s%s %s --backend auto %s -v "
+	         "--stats '%s/stats.json' -o '%s/out' 2> '%s/err'",
+	         be, dir, self, p->mode, in[0], in[1][0] ? "'" : "", in[1], in[1][0] ? "'" : "", p->args, th, dir, dir, dir);
+	const double t0 = rk_realtime();
+	const int r = system(cmd);
+	*wall = rk_realtime() - t0;
+	if (r != 0) {
+		rk_set_error("calibrate: the %s probe on the %s failed (exit %d): see %s/err", rmpi_rates_kind_key(p->kind), be,
+		             WIFEXITED(r) ? WEXITSTATUS(r) : -1, dir);
+		return RK_ERES;
+	}
+	return RK_OK;
+}
+
+/* the child's view of its job (the cost log's last line) and its compute stage */
+static rk_status_t cal_result(const char *dir, rmpi_cost_t *j, double *left, double *compute)
+{
+	char f[700], line[2048] = "", last[2048] = "";
+	rio_json_t v, s;
+	snprintf(f, sizeof f, "%s/cost.jsonl", dir);
+	FILE *fp = fopen(f, "r");
+	while (fp && fgets(line, sizeof line, fp)) memcpy(last, line, sizeof line);
+	if (fp) fclose(fp);
+	if (!last[0]) { rk_set_error("calibrate: the probe's auto weighed no job (%s)", f); return RK_ERES; }
+	if (rio_json_parse(last, strlen(last), &v)) { rio_json_free(&v); return RK_ERES; }
+	memset(j, 0, sizeof *j);
+	j->work = rio_json_num(rio_json_get(&v, "work"), 0);
+	j->items = rio_json_num(rio_json_get(&v, "items"), 0);
+	j->bytes = rio_json_num(rio_json_get(&v, "bytes"), 0);
+	j->span = rio_json_num(rio_json_get(&v, "span"), 0);
+	j->threads = rio_json_num(rio_json_get(&v, "threads"), 1);
+	j->cpu_x = rio_json_num(rio_json_get(&v, "cpu_x"), 1);
+	j->gpu_x = rio_json_num(rio_json_get(&v, "gpu_x"), 1);
+	j->chain_bound = (int)rio_json_num(rio_json_get(&v, "chain_bound"), 0);
+	j->cpu_beside = rio_json_num(rio_json_get(&v, "cpu_beside"), 0);
+	*left = rio_json_num(rio_json_get(&v, "start_left"), 0);
+	rio_json_free(&v);
+	snprintf(f, sizeof f, "%s/stats.json", dir);
+	if (rio_json_read_file(f, &s)) { rio_json_free(&s); return RK_ERES; }
+	*compute = rio_json_num(rio_json_get(rio_json_get(&s, "stages"), "compute"), -1);
+	rio_json_free(&s);
+	return *compute >= 0 ? RK_OK : (rk_set_error("calibrate: no compute stage in %s", f), RK_ERES);
+}
+
+/* the child's context start (its -v line "GPU start-up on its thread: driver X s, context Y s") */
+static double cal_start(const char *dir)
+{
+	char f[700], line[1024];
+	double d, c, t = -1;
+	snprintf(f, sizeof f, "%s/err", dir);
+	FILE *fp = fopen(f, "r");
+	while (fp && fgets(line, sizeof line, fp)) {
+		const char *p = strstr(line, "GPU start-up on its thread: driver ");
+		if (p && sscanf(p, "GPU start-up on its thread: driver %lf s, context %lf s", &d, &c) == 2) t = d + c;
+	}
+	if (fp) fclose(fp);
+	return t;
+}
+
+typedef struct {
+	int done;                /* measured */
+	double scale;            /* the built-in rates' speed times this is the measured one */
+	int64_t n;               /* the last size */
+	double compute, model;   /* its compute stage, and the built-in table's estimate of it */
+} cal_fit_t;
+
+/* the scale that makes the estimate of job j (rates r) the measured compute: every term of a
+ * backend's time but its fixed ones (the CPU's start beside a context, the GPU's fixed cost and
+ * what is left of its context's start) is inversely proportional to its speed */
+static double cal_scale(const rmpi_cost_t *j, const rmpi_rates_t *r, int gpu, double left, double compute, double *model)
+{
+	double tg, tc;
+	rmpi_cost_pick(j, r, left, &tg, &tc);
+	*model = gpu ? tg : tc;
+	const double fixed = gpu ? left + r->gpu_fixed : j->cpu_beside, var = *model - fixed, meas = compute - fixed;
+	return meas > 1e-3 && var > 0 ? var / meas : var > 0 ? var / 1e-3 : 1;
+}
+
+/* one kind on one backend: sizes from the probe's first, growing while the compute stage is too
+ * short to time and the budget allows; *start: the context's start a GPU child saw */
+static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const cal_probe_t *p, int gpu, double budget, int simd,
+                             cal_fit_t *f, double *start)
+{
+	int64_t n = p->n0[gpu];
+	double spent = 0;
+	rk_status_t st = RK_OK;
+	memset(f, 0, sizeof *f);
+	for (int step = 0; step < CAL_STEPS; step++, n *= p->grow) {
+		char in[2][700], log[700];
+		double wall, left, compute, model;
+		rmpi_cost_t j;
+		rmpi_rates_t r;
+		snprintf(log, sizeof log, "%s/cost.jsonl", dir);
+		unlink(log);
+		if ((st = cal_inputs(dir, p, n, in)) || (st = cal_child(o->self, dir, p, in, gpu ? "gpu" : "cpu", o->threads, &wall)) ||
+		    (st = cal_result(dir, &j, &left, &compute)))
+			return st;
+		spent += wall;
+		rmpi_rates_for(p->kind, 0, simd, &r);
+		if (gpu) {
+			const double seen = cal_start(dir), nominal = rmpi_rates_start(RMPI_START_NOMINAL);
+			if (seen > 0) *start = seen;
+			/* left: the start the child's auto counted as left; its real rest from what it saw */
+			const double since = left < nominal ? nominal - left : 0;
+			left = seen > 0 ? (seen > since ? seen - since : 0) : left;
+		}
+		f->scale = cal_scale(&j, &r, gpu, gpu ? left : 0, compute, &model);
+		f->done = 1;
+		f->n = n;
+		f->compute = compute;
+		f->model = model;
+		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s (built-in estimate %.3f s), speed %.3gx the table's", rmpi_rates_kind_key(p->kind),
+		         gpu ? "GPU" : "CPU", (long long)n, compute, model, f->scale);
+		const double var = compute - (gpu ? left + r.gpu_fixed : j.cpu_beside);
+		if (var >= (gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S) || spent + wall * p->grow * 1.2 > budget) break;
+	}
+	return st;
+}
+
+/* the file: this machine, the scaled rates of every kind, the probes behind them */
+static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, const rmpi_machine_t *m, const cal_fit_t fit[][2],
+                                  double start, int simd, double secs)
+{
+	rio_buf_t b = { 0 };
+	char when[64];
+	const time_t now = time(0);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	rio_buf_printf(&b, "{\n  \"format\": \"rktlcs-rates\",\n  \"format_version\": 1,\n  \"source\": \"rktlcs calibrate\",\n  \"version\": ");
+	rio_buf_json(&b, RKTLCS_VERSION);
+	rio_buf_printf(&b, ",\n  \"date\": \"%s\",\n  \"seconds\": %.2f,\n  \"threads\": %d,\n  \"machine\": {\"host\": ", when, secs, o->threads);
+	rio_buf_json(&b, m->host); rio_buf_str(&b, ", \"cpu\": "); rio_buf_json(&b, m->cpu);
+	rio_buf_printf(&b, ", \"cpus\": %d, \"simd\": %d, \"gpu\": ", m->cpus, m->simd);
+	rio_buf_json(&b, m->gpu);
+	rio_buf_printf(&b, ", \"gpus\": %d, \"driver\": ", m->gpus);
+	rio_buf_json(&b, m->driver);
+	rio_buf_printf(&b, "},\n  \"start_s\": %.4g,\n  \"rates\": {", start);
+	for (int k = 0; k < RMPI_W_KINDS; k++) {
+		rmpi_rates_t r;
+		rmpi_rates_for((rmpi_work_t)k, 0, simd, &r);
+		const double sc = fit[k][0].done ? fit[k][0].scale : 1, sg = fit[k][1].done ? fit[k][1].scale : 1;
+		r.cpu_rate *= sc; r.cpu_item /= sc;
+		r.gpu_rate *= sg; r.gpu_bw *= sg; r.gpu_item /= sg; r.gpu_step /= sg;
+		rio_buf_printf(&b, "%s\n    \"%s\": {\"gpu_fixed\": %.4g, \"gpu_rate\": %.4g, \"gpu_item\": %.4g, \"gpu_bw\": %.4g, \"gpu_step\": %.4g, "
+		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g,\n      \"probes\": {",
+		               k ? "," : "", rmpi_rates_kind_key((rmpi_work_t)k), r.gpu_fixed, r.gpu_rate, r.gpu_item, r.gpu_bw, r.gpu_step, r.cpu_rate,
+		               r.cpu_item, r.cpu_par);
+		for (int g = 0, first = 1; g < 2; g++) {
+			if (!fit[k][g].done) continue;
+			rio_buf_printf(&b, "%s\"%s\": {\"size\": %lld, \"compute_s\": %.4g, \"table_s\": %.4g, \"speed\": %.4g}", first ? "" : ", ",
+			               g ? "gpu" : "cpu", (long long)fit[k][g].n, fit[k][g].compute, fit[k][g].model, fit[k][g].scale);
+			first = 0;
+		}
+		rio_buf_str(&b, "}}");
+	}
+	rio_buf_str(&b, "\n  }\n}\n");
+	/* its folder first (~/.cache/rktlcs), as mkdir -p */
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s", path);
+	for (char *s = dir + 1; *s; s++)
+		if (*s == '/') { *s = 0; mkdir(dir, 0755); *s = '/'; }
+	rio_out_t out;
+	rk_status_t st = b.oom ? (rk_set_error("out of memory"), RK_ERES) : rio_out_open(&out, path);
+	if (!st) {
+		if ((st = rio_buf_write(&b, out.fp, rio_out_name(&out))) == RK_OK) st = rio_out_commit(&out);
+		else rio_out_abort(&out);
+	}
+	rio_buf_free(&b);
+	return st;
+}
+
+rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
+{
+	const double t0 = rk_realtime();
+	char path[512], dir[600];
+	rk_status_t st;
+	if ((st = rmpi_rates_path(o->rates, path, sizeof path))) return st;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/rktlcs-calibrate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) { rk_set_error("calibrate: a folder in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno)); return RK_ERES; }
+	rmpi_machine_t m;
+	rmpi_machine_get(&m);
+	const int simd = m.simd, gpu = o->gpu && rgpu_device_count() > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu);
+	cal_fit_t fit[RMPI_W_KINDS][2];
+	double start = rmpi_rates_start(RMPI_START_NOMINAL), left = o->budget;
+	memset(fit, 0, sizeof fit);
+	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
+	        gpu ? m.gpu : "", gpu ? "" : "; no GPU probed", n, n ? o->budget / n : 0);
+	for (int k = 0, done = 0; k < RMPI_W_KINDS && !st; k++)
+		for (int g = 0; g < 2 && !st; g++) {
+			if ((g && !gpu) || (!g && !cpu)) continue;
+			const double t = rk_realtime();
+			st = cal_probe(o, dir, &cal_probes[k], g, left / (n - done), simd, &fit[k][g], &start);
+			left -= rk_realtime() - t;
+			done++;
+		}
+	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, start, simd, rk_realtime() - t0);
+	if (!st) {
+		for (int k = 0; k < RMPI_W_KINDS; k++)
+			rk_info("calibrate: %-8s cpu %s%.3gx, gpu %s%.3gx the built-in table's speed", rmpi_rates_kind_key((rmpi_work_t)k),
+			        fit[k][0].done ? "" : "(not probed) ", fit[k][0].done ? fit[k][0].scale : 1, fit[k][1].done ? "" : "(not probed) ",
+			        fit[k][1].done ? fit[k][1].scale : 1);
+		rk_info("calibrate: wrote %s in %.1f s", path, rk_realtime() - t0);
+		char cmd[700];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		if (system(cmd)) rk_debug("calibrate: %s left behind", dir);
+	} else rk_info("calibrate: the probes' files are left in %s", dir);
+	return st;
+}
