@@ -52,6 +52,7 @@ for stage in "$@"; do
 				done
 			done; done
 		done 2>&1 | tee "$OUT/levprof.txt" ;;
+	calib) jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" 2>&1 | tee "$OUT/calib.txt" || rc=1 ;;
 	levbatch) jobs/bench-lev-batch.sh build-gpu 16 "${LEVBATCH_PAIRS:-1000000}" 3 2>&1 | tee "$OUT/levbatch.txt" || rc=1 ;;
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
 	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
