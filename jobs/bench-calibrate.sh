@@ -27,7 +27,7 @@ jobs=(
 	"lev $P/p3a.fa $P/p3b.fa" "lcs $P/p3a.fa $P/p3b.fa --seq --path"
 	"lev $P/l1a.fa $P/l1b.fa" "lcs $P/l1a.fa $P/l1b.fa" "lev $P/l2a.fa $P/l2b.fa" "lcs $P/l2a.fa $P/l2b.fa --seq --path"
 	"lev $P/l3a.fa $P/l3b.fa" "lev $P/l3a.fa $P/l3b.fa --path" "lev $P/l4a.fa $P/l4b.fa" "lcs $P/l4a.fa $P/l4b.fa"
-	"hamming $P/h1.fa --max-dist 50" "hamming $P/h2.fa" "hamming $P/h3.fa"
+	"hamming $P/h1.fa --max-dist 5" "hamming $P/h2.fa" "hamming $P/h3.fa"
 	"lev --all $P/a1.fa" "lev --all $P/a1.fa --max-dist 3"
 	"rkt $data/paper-reads/1k.fasta -k 3 -t 10 -tau 15" "rkt $data/paper-reads/5k.fasta -k 3 -t 10 -tau 15"
 	"rkt $data/paper-reads/5k.fasta -k 1 -t 100 -tau 20" "rkt $data/paper-reads/10k.fasta -k 3 -t 10 -tau 15"

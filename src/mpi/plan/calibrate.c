@@ -31,9 +31,9 @@ typedef struct {
 /* sizes: reads (rkt, --all), sequences (hamming), pairs (pairs), bases (long) */
 static const cal_probe_t cal_probes[RMPI_W_KINDS] = {
 	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2 },
-	{ RMPI_W_HAM, "hamming", "--max-dist 50", { 1000, 4000 }, 2 },
-	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 200000 }, 4 },
-	{ RMPI_W_DP_LONG, "lev", "", { 60000, 400000 }, 2 },
+	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2 },
+	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 500000 }, 2 },
+	{ RMPI_W_DP_LONG, "lev", "", { 60000, 1000000 }, 2 },
 	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2 },
 };
 
@@ -182,7 +182,7 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
                              cal_fit_t *f, double *start)
 {
 	int64_t n = p->n0[gpu];
-	double spent = 0;
+	double spent = 0, prev_t = 0, prev_v = 0;
 	rk_status_t st = RK_OK;
 	memset(f, 0, sizeof *f);
 	for (int step = 0; step < CAL_STEPS; step++, n *= p->grow) {
@@ -204,15 +204,20 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 			const double since = left < nominal ? nominal - left : 0;
 			left = seen > 0 ? (seen > since ? seen - since : 0) : left;
 		}
-		f->scale = cal_scale(&j, &r, gpu, gpu ? left : 0, compute, &model);
-		f->done = 1;
+		const double fixed = gpu ? left + r.gpu_fixed : j.cpu_beside, one = cal_scale(&j, &r, gpu, gpu ? left : 0, compute, &model);
+		const double var = compute - fixed, vmodel = model - fixed;
+		/* two sizes: the difference of their times cancels what is fixed (a GPU child's start,
+		 * reading); one size: where its variable part is most of its time */
+		if (step && compute - prev_t > 0.02 && vmodel > prev_v) f->scale = (vmodel - prev_v) / (compute - prev_t), f->done = 1;
+		else if (var > 0.02 && var > 0.3 * compute) f->scale = one, f->done = 1;
 		f->n = n;
 		f->compute = compute;
 		f->model = model;
-		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s (built-in estimate %.3f s), speed %.3gx the table's", rmpi_rates_kind_key(p->kind),
-		         gpu ? "GPU" : "CPU", (long long)n, compute, model, f->scale);
-		const double var = compute - (gpu ? left + r.gpu_fixed : j.cpu_beside);
-		if (var >= (gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S) || spent + wall * p->grow * 1.2 > budget) break;
+		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s (built-in estimate %.3f s), speed %s%.3gx the table's", rmpi_rates_kind_key(p->kind),
+		         gpu ? "GPU" : "CPU", (long long)n, compute, model, f->done ? "" : "not yet timed; ", f->done ? f->scale : 1.0);
+		prev_t = compute;
+		prev_v = vmodel;
+		if ((f->done && var >= (gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S) && (step || !gpu)) || spent + wall * p->grow * 1.2 > budget) break;
 	}
 	return st;
 }
