@@ -4,7 +4,6 @@
 #include <string.h>
 #include <stdlib.h>
 #include "mpi/plan/plan.h"
-#include "algo/aln.h"
 
 #define PROBE_MIN_S 0.2     /* a CPU estimate this long or longer pays for a probe of its threads (10 ms) */
 #define PROBE_REACH 50.0    /* ... where a CPU this many times slower would lose: the wavefront's worst, 42-50x */
@@ -97,8 +96,7 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
  * table's on this CPU's SIMD level (the reference GPU) */
 static void backend_rates(const rmpi_cost_t *job, rmpi_rates_t *r)
 {
-	const int lv = aln_simd_level(-1);
-	rmpi_rates_here(job->kind, lv >= 3 ? 512 : lv == 2 ? 256 : 64, r);
+	rmpi_rates_here(job->kind, r);
 }
 
 /* RKTLCS_COST_LOG=FILE (calibrate's probes): the job as auto weighed it, one JSON line */
@@ -170,7 +168,6 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 		if (getenv("RKTLCS_COST_LOG")) {   /* calibrate's CPU probes, also where no GPU is wanted */
 			rmpi_rates_t r;
 			double tg, tc;
-			rmpi_rates_load(c->rates, 0);
 			backend_rates(job, &r);
 			rmpi_cost_pick(job, &r, 0, &tg, &tc);
 			backend_cost_log(job, 0, tg, tc);
@@ -189,7 +186,6 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	}
 	rmpi_rates_t r;
 	const char *forced = getenv("RKTLCS_AUTO");  /* tests: "gpu" or "cpu" as the model's answer */
-	rmpi_rates_load(c->rates, w->rank == 0);
 	backend_rates(job, &r);
 	const double start = rmpi_rates_start(RMPI_START_NOMINAL);
 	double tg, tc, left = rgpu_warm_left_s(start);

@@ -284,7 +284,7 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	if (!mkdtemp(dir)) { rk_set_error("calibrate: a folder in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno)); return RK_ERES; }
 	rmpi_machine_t m;
 	rmpi_machine_get(&m);
-	const int simd = m.simd, gpu = o->gpu && rgpu_device_count() > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu);
+	const int simd = rmpi_simd_bits(), gpu = o->gpu && rgpu_device_count() > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu);
 	cal_fit_t fit[RMPI_W_KINDS][2];
 	double start = rmpi_rates_start(RMPI_START_NOMINAL), left = o->budget;
 	memset(fit, 0, sizeof fit);

@@ -63,7 +63,9 @@ rk_status_t rmpi_rates_parse(const char *text, size_t len, const rmpi_machine_t 
 void rmpi_rates_load(const char *given, int say);
 /* A kind's rates for auto: the calibrated file's as measured, else the built-in table's scaled
  * to the CPU kernels' SIMD bits (rmpi_rates_for) */
-void rmpi_rates_here(rmpi_work_t kind, int simd_bits, rmpi_rates_t *r);
+void rmpi_rates_here(rmpi_work_t kind, rmpi_rates_t *r);
+/* the SIMD width of this CPU's kernels in bits: 512, 256, or 64 (scalar) */
+int rmpi_simd_bits(void);
 /* seconds a GPU context takes to start: the calibrated, else nominal */
 double rmpi_rates_start(double nominal);
 /* "the built-in table" or "calibrated, PATH" (for -v) */

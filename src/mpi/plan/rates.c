@@ -55,6 +55,12 @@ static int proc_field(const char *file, const char *key, char *buf, size_t n)
 	return found;
 }
 
+int rmpi_simd_bits(void)
+{
+	const int lv = aln_simd_level(-1);
+	return lv >= 3 ? 512 : lv == 2 ? 256 : 64;
+}
+
 void rmpi_machine_get(rmpi_machine_t *m)
 {
 	memset(m, 0, sizeof *m);
@@ -63,8 +69,7 @@ void rmpi_machine_get(rmpi_machine_t *m)
 	if (!proc_field("/proc/cpuinfo", "model name", m->cpu, sizeof m->cpu)) snprintf(m->cpu, sizeof m->cpu, "unknown");
 	const long n = sysconf(_SC_NPROCESSORS_ONLN);
 	m->cpus = n > 0 ? (int)n : 1;
-	const int lv = aln_simd_level(-1);
-	m->simd = lv >= 3 ? 512 : lv == 2 ? 256 : 64;
+	m->simd = rmpi_simd_bits();
 	/* the GPUs from the driver's /proc entries, without a CUDA call: auto asks while a context
 	 * may be starting on another thread */
 	DIR *d = opendir("/proc/driver/nvidia/gpus");
@@ -109,10 +114,10 @@ static rk_status_t rates_from(const rio_json_t *root, rmpi_rates_t r[RMPI_W_KIND
 	return RK_OK;
 }
 
-rk_status_t rmpi_rates_parse(const char *text, size_t len, const rmpi_machine_t *m, rmpi_rates_t r[RMPI_W_KINDS], double *start_s)
+/* a parsed rates file (st: its parse) checked and read; frees root */
+static rk_status_t rates_tree(rk_status_t st, rio_json_t *root_, const rmpi_machine_t *m, rmpi_rates_t r[RMPI_W_KINDS], double *start_s)
 {
-	rio_json_t root;
-	rk_status_t st = rio_json_parse(text, len, &root);
+	rio_json_t root = *root_;
 	if (!st && strcmp(rio_json_str(rio_json_get(&root, "format")) ? rio_json_str(rio_json_get(&root, "format")) : "", "rktlcs-rates")) {
 		rk_set_error("not a rates file (no \"format\": \"rktlcs-rates\")");
 		st = RK_EINPUT;
@@ -136,8 +141,15 @@ rk_status_t rmpi_rates_parse(const char *text, size_t len, const rmpi_machine_t 
 		else st = RK_OK;
 	}
 	if (!st) st = rates_from(&root, r, start_s);
-	rio_json_free(&root);
+	rio_json_free(root_);
 	return st;
+}
+
+rk_status_t rmpi_rates_parse(const char *text, size_t len, const rmpi_machine_t *m, rmpi_rates_t r[RMPI_W_KINDS], double *start_s)
+{
+	rio_json_t root;
+	const rk_status_t st = rio_json_parse(text, len, &root);
+	return rates_tree(st, &root, m, r, start_s);
 }
 
 /* the built-in table, parsed once; the calibrated rates where a file matched */
@@ -194,22 +206,17 @@ void rmpi_rates_load(const char *given, int say)
 	/* the default file is looked for; a named one must be there */
 	const int named = (given && *given) || (getenv("RKTLCS_RATES") && *getenv("RKTLCS_RATES"));
 	if (!named && access(path, F_OK)) return;
-	FILE *fp = fopen(path, "rb");
-	char *text = malloc(RIO_JSON_MAX_BYTES + 1);
-	size_t len = fp && text ? fread(text, 1, RIO_JSON_MAX_BYTES + 1, fp) : 0;
-	if (fp) fclose(fp);
 	rmpi_machine_t m;
 	rmpi_machine_get(&m);
 	rmpi_rates_t r[RMPI_W_KINDS];
 	double start;
-	rk_status_t st = RK_EINPUT;
-	if (!fp) rk_set_error("cannot be read");
-	else if (!text) rk_set_error("out of memory");
-	else if (len > RIO_JSON_MAX_BYTES) rk_set_error("over %d bytes", RIO_JSON_MAX_BYTES);
-	else st = rmpi_rates_parse(text, len, &m, r, &start);
-	free(text);
+	rio_json_t root;
+	rk_status_t st = rio_json_read_file(path, &root);
+	st = rates_tree(st, &root, &m, r, &start);
 	if (st) {
-		if (say) rk_info("auto: the rates in %s are not used (%s): the built-in table", path, rk_error());
+		const char *why = rk_error();   /* the reader's "PATH: reason": the path is said once */
+		if (!strncmp(why, path, strlen(path)) && why[strlen(path)] == ':') why += strlen(path) + 2;
+		if (say) rk_info("auto: the rates in %s are not used (%s): the built-in table", path, why);
 		rk_clear_error();
 		return;
 	}
@@ -219,11 +226,11 @@ void rmpi_rates_load(const char *given, int say)
 	snprintf(R.from, sizeof R.from, "calibrated, %s", path);
 }
 
-void rmpi_rates_here(rmpi_work_t kind, int simd_bits, rmpi_rates_t *r)
+void rmpi_rates_here(rmpi_work_t kind, rmpi_rates_t *r)
 {
 	rates_builtin();
 	if (R.cal) { *r = R.use[kind < RMPI_W_KINDS ? kind : RMPI_W_DP_PAIRS]; return; }   /* measured here: no scaling */
-	rmpi_rates_for(kind, 0, simd_bits, r);
+	rmpi_rates_for(kind, 0, rmpi_simd_bits(), r);
 }
 
 double rmpi_rates_start(double nominal) { rates_builtin(); return R.cal ? R.use_start : nominal; }

@@ -94,9 +94,6 @@ typedef struct pair_job_s {
 	int out_open;
 	pair_gather_t g;
 	rio_buf_t rows;
-	rio_buf_t *parts;         /* a block's rows, PAIR_FMT_ROWS a part, kept from block to block (no
-	                           * allocation a block; the formatting's time did not move by it) */
-	int64_t n_parts;
 	rmpi_pieces_t *pieces;    /* this round's gather */
 	uint64_t flushed;         /* bytes of this round's rows that went to rank 0 before its end */
 	double waited;            /* ... seconds this rank waited for rank 0 to take them */
