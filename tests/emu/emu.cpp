@@ -153,6 +153,12 @@ uint64_t emu_barrier_at(int line, int kind, unsigned mask, uint64_t v, int p1, i
 	W->arrived++;
 	const uint64_t g = W->gen;
 	if (W->arrived == 32) {
+		/* a reduction once for the warp, not once per lane: it was most of the emulator's time */
+		uint64_t red = 0;
+		if (kind == EMU_ALL) { red = 1; for (int q = 0; q < 32; q++) red &= W->in[q] != 0; }
+		else if (kind == EMU_ANY) { for (int q = 0; q < 32; q++) red |= W->in[q] != 0; }
+		else if (kind == EMU_ADD) { uint32_t a = 0; for (int q = 0; q < 32; q++) a += (uint32_t)W->in[q]; red = a; }
+		else if (kind == EMU_MAX) { for (int q = 0; q < 32; q++) red = (uint32_t)W->in[q] > red ? (uint32_t)W->in[q] : red; }
 		for (int l = 0; l < 32; l++) {
 			switch (kind) {
 			case EMU_SHFL_UP: {
@@ -165,35 +171,12 @@ uint64_t emu_barrier_at(int line, int kind, unsigned mask, uint64_t v, int p1, i
 				W->out[l] = src / p2 > l / p2 ? W->in[l] : W->in[src];
 				break;
 			}
-			case EMU_ALL: {
-				uint64_t a = 1;
-				for (int q = 0; q < 32; q++) a &= W->in[q] != 0;
-				W->out[l] = a;
-				break;
-			}
 			case EMU_SHFL_IDX: {
 				const int src = (l & ~(p2 - 1)) + (p1 & (p2 - 1));
 				W->out[l] = W->in[src];
 				break;
 			}
-			case EMU_ANY: {
-				uint64_t a = 0;
-				for (int q = 0; q < 32; q++) a |= W->in[q] != 0;
-				W->out[l] = a;
-				break;
-			}
-			case EMU_ADD: {
-				uint32_t a = 0;
-				for (int q = 0; q < 32; q++) a += (uint32_t)W->in[q];
-				W->out[l] = a;
-				break;
-			}
-			case EMU_MAX: {
-				uint64_t m = 0;
-				for (int q = 0; q < 32; q++) m = (uint32_t)W->in[q] > m ? (uint32_t)W->in[q] : m;
-				W->out[l] = m;
-				break;
-			}
+			case EMU_ALL: case EMU_ANY: case EMU_ADD: case EMU_MAX: W->out[l] = red; break;
 			default:
 				W->out[l] = 0;
 			}
