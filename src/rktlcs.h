@@ -176,6 +176,10 @@ void rk_common_init(rk_common_t *c);
  *                            is 0.2 s or more and not far from the GPU's; shorter ones look)
  *   RKTLCS_LEV_WAVE=0|all    lev batches: no pair by wavefronts (every pair through the bit-parallel
  *                            lanes), or every pair by wavefronts whatever its distance (tests)
+ *   RKTLCS_GPU_STANDIN=G[,alone]  tests: the node is taken to have G GPUs; ranks of local rank
+ *                            below G are weighed as GPU ranks but compute on the CPU, the others
+ *                            as ranks beyond the node's GPUs (",alone": they take nothing, as
+ *                            under --backend gpu; src/mpi/plan/share.c)
  *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with
  *   RKTLCS_PROGRESS_EVERY=S  its ETA, after S seconds (default 5), then one every S (default 60) */
 typedef struct {
@@ -208,6 +212,8 @@ typedef struct {
 	double progress_first;    /* batch logs: seconds before the first progress line (with its ETA) */
 	double progress_every;    /* batch logs: seconds between progress lines after it */
 	int lev_wave;             /* lev batches: 0 wavefronts where they pay, -1 never, 1 every pair (tests) */
+	int standin_gpus;         /* tests: the node is taken to have this many GPUs, which the CPU stands in for (0: none) */
+	int standin_alone;        /* tests: ... and those ranks compute alone, as under --backend gpu */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 rk_status_t rk_tune_init(void);   /* RK_EINPUT: a variable that must be a number is not */

@@ -267,6 +267,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	const int rank_hint = gpu_ranks > 0 ? rmpi_rank_hint() : -1;
 	c->gpu_ranks = gpu_ranks;
 	if (gpu_ranks > 0 && rank_hint >= gpu_ranks) warm = 0;
+	if (!rmpi_gpu_slot(rmpi_local_rank_hint())) warm = 0;   /* beyond the node's GPUs: no context */
 	const int hint = warm ? rmpi_local_rank_hint() : -1;
 	const double t_main = rk_realtime();
 	if (want_gpu) rgpu_before_cuda();
@@ -279,6 +280,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	const double t_init = rk_realtime() - t_main;
 	/* info and progress from rank 0 only; every rank reports its own warnings; errors are
 	 * held and said once per job (rmpi_say_errors) */
+	const int debug = rk_get_log_level() >= RK_LOG_DEBUG;   /* the same on every rank: -v */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	rk_log_hold(w.size > 1);
 	/* resolved once: every later rmpi_threads() returns it without a second warning */
@@ -294,7 +296,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 			rk_debug("rank %d: the launcher's local rank %d was not MPI's %d: sharing a GPU", w.rank, hint, w.local_rank);
 		else if (nd <= 0 || hint % nd != w.local_rank % nd) rgpu_warm_drop();
 	}
-	if (warm && !(gpu_ranks > 0 && w.rank >= gpu_ranks)) rgpu_warm_start(w.local_rank);
+	if (warm && !(gpu_ranks > 0 && w.rank >= gpu_ranks) && rmpi_gpu_slot(w.local_rank)) rgpu_warm_start(w.local_rank);
 	rcli_startup_note(&w, t_main, t_init, peers);
 	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0)
 		rk_debug("the job's size: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
@@ -303,6 +305,11 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 		                                         th, th > 1 ? "s" : "", gpu_min);
 	st = ops->run(&w, o);
 	rmpi_say_errors(&w);
+	/* -v: how many ranks made a GPU context (ranks beyond the node's GPUs make none) */
+	if (debug && w.size > 1 && st == RK_OK) {
+		const double ctx = rmpi_sum(&w, rgpu_context_made());
+		if (w.rank == 0) rk_debug("GPU contexts: %.0f of %d ranks made one", ctx, w.size);
+	}
 	/* the CPU took a job while the driver was still starting: do not wait for it at exit. And
 	 * no CUDA runtime teardown: the driver frees a process's GPU state when its files close,
 	 * ~0.1 s whoever closes them, here a child once this process has ended (core/exit.c) */

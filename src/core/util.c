@@ -159,6 +159,11 @@ rk_status_t rk_tune_init(void)
 	if ((v = getenv("RKTLCS_RKT_HOST_SUM")) && *v) rk_tune.rkt_host_sum = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_RANKS")) && *v) rk_tune.gpu_ranks = !strcmp(v, "one") ? 1 : !strcmp(v, "all") ? -1 : 0;
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);
+	/* "G" or "G,alone": ranks of local rank below G are weighed as GPU ranks on the CPU (plan/share.c) */
+	if ((v = getenv("RKTLCS_GPU_STANDIN")) && *v) {
+		rk_tune.standin_gpus = atoi(v);
+		rk_tune.standin_alone = strstr(v, ",alone") != 0;
+	}
 	if ((v = getenv("RKTLCS_LEV_WAVE")) && *v) rk_tune.lev_wave = !strcmp(v, "all") ? 1 : !strcmp(v, "0") ? -1 : 0;
 	if ((v = getenv("RKTLCS_NEAR_PLAN")) && *v) rk_tune.near_plan = !strcmp(v, "exact") ? -1 : atoi(v);
 	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) st = rk_tune_timeout(v);

@@ -81,6 +81,13 @@ rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, co
 	}
 	if ((st = rmpi_agree(w, st)) != RK_OK) return st;
 	if (ndev == 0) return RK_OK;
+	if (w->rank == 0 && ndev > 0 && w->local_size > ndev && !rmpi_gpu_slot(w->local_size - 1))
+		rk_debug("ranks beyond the node's %d GPU%s start no context: %s", ndev, ndev == 1 ? "" : "s",
+		         c->backend == RK_BACKEND_GPU ? "they take no work (--backend gpu)" : "they compute on the CPU where auto's rates say it pays");
+	if (!rmpi_gpu_slot(w->local_rank)) {   /* the job's shares (rmpi_share_weights) say what it does */
+		rgpu_warm_abandon();
+		return RK_OK;
+	}
 	if (c->backend == RK_BACKEND_AUTO && !gpu_fits) {
 		if (w->rank == 0 && why_not) rk_info("%s; using the CPU", why_not);
 		rgpu_warm_abandon();

@@ -26,11 +26,16 @@ int rmpi_cpus(void);
 typedef struct {
 	int n;                  /* ranks */
 	double *cost, *sec;     /* each rank's cost done and seconds taken, all rounds so far */
-	double *wt;             /* its share of the next round: cost a second (1 until measured) */
+	double *wt;             /* its share of the next round: cost a second (the seed until measured) */
+	double *seed;           /* the weights it started from (rmpi_pace_seed; all 1 without) */
 	double *all;            /* the allgather's room */
 } rmpi_pace_t;
 /* all 1; free with rmpi_pace_free. RK_ERES when out of memory. */
 rk_status_t rmpi_pace_init(const rmpi_t *w, rmpi_pace_t *p);
+/* The first round's shares from weights (rmpi_share_weights): a rank of weight 0 takes nothing
+ * in any round, and a measured pace is kept within 16x of the fastest times the rank's weight
+ * against the largest. */
+void rmpi_pace_seed(rmpi_pace_t *p, const double *wt);
 void rmpi_pace_free(rmpi_pace_t *p);
 /* items of cost c[0 .. n), contiguous, rank r's share in proportion to its pace: bounds[n_ranks + 1] */
 void rmpi_pace_split(const rmpi_pace_t *p, const double *c, int64_t n, int64_t *bounds);
@@ -168,6 +173,18 @@ int rmpi_threads_free(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *
 /* The share of its threads the host gives this process now, probed (once: be->cpu_share) where
  * the job's CPU estimate pays for a probe; 0 where not probed (backend.c, for busy.c) */
 double rmpi_backend_share_cpu(const rmpi_t *w, const rmpi_cost_t *job, rmpi_be_t *be);
+/* ---- ranks beyond the node's GPUs (share.c) ---- */
+/* 1 when a rank of this node-local rank may use a GPU: below the node's GPU count (unknown or
+ * none: every rank; RKTLCS_GPU_RANKS=all: every rank, the devices shared). A rank beyond it
+ * starts no context: under auto it computes on the CPU, under --backend gpu it takes nothing. */
+int rmpi_gpu_slot(int local_rank);
+/* Each rank's weight in the division of a job (wt[w->size], the same on every rank; collective,
+ * after rmpi_backend_cost): all 1 where the ranks are alike (all on GPUs or all on CPUs); else
+ * a GPU rank's speed by auto's rates of job->kind, and a CPU rank's at its threads under auto
+ * (taken low, and 0 where all of them would add under 2%), 0 under --backend gpu. cpu_x: what
+ * a CPU rank's share costs over what the rates count (Rkt-LCS: 2, each of its reads walked
+ * against all where one rank walks each pair once). -v says the split. RK_ERES when out of memory. */
+rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, const rmpi_be_t *be, double *wt);
 /* After a GPU call returned st != RK_OK: 1 if the caller should redo the work on the CPU
  * (auto and not bad input; the warning is logged), else 0 (the error is logged). */
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);

@@ -109,6 +109,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	uint32_t *M = 0, *band = 0;
 	ham_pair_t *pairs = 0;
 	int64_t n_pairs = 0, *bounds = 0;
+	double *wt = 0;
 	int out_open = 0;
 	rmpi_be_t be;
 	rmpi_shm_t shm;
@@ -142,10 +143,13 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	const int solo = rmpi_backend_solo(w, &o->c, &be);
 	if (solo && w->rank == 0) rk_debug("hamming: %.3g pairs, too few to pay for a GPU context on each of the node's ranks: rank 0's GPU takes them all", npairs);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
-	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
+	wt = malloc(sizeof(double) * (size_t)w->size);
+	if (!bounds || !wt) { rk_err("out of memory"); st = RK_ERES; }
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	if (!solo && (st = rmpi_share_weights(w, &o->c, &cj, 1, &be, wt)) != RK_OK) rk_err("%s", rk_error());
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	if (solo) for (int r = 0; r <= w->size; r++) bounds[r] = r ? hs.n : 0;
-	else rmpi_partition_tri(hs.n, w->size, bounds);
+	else rmpi_partition_tri(hs.n, w->size, wt, bounds);
 	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
 
@@ -234,7 +238,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 done:
 	rk_progress_tick_stop();   /* an error between the band's start and end leaves it running */
 	if (out_open) rio_out_abort(&out);
-	free(M); free(band); free(pairs); free(bounds);
+	free(M); free(band); free(pairs); free(bounds); free(wt);
 	if (have_shm) { hs.bits = 0; rmpi_shm_free(&shm); }
 	ham_set_free(&hs);
 	rio_reads_free(&reads);

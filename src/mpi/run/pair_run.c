@@ -159,7 +159,7 @@ static rk_status_t pair_distribute(pair_job_t *j)
 /* auto: the GPU or the CPU by this rank's share of the cost (rmpi_backend_cost). A long
  * similar pair is computed in a band on either backend: its cells are weighted by each band's
  * part at a guess of its divergence (aln_sim_divergence, rmpi_cost_band). */
-static void pair_backend_cost(pair_job_t *j)
+static rk_status_t pair_backend_cost(pair_job_t *j)
 {
 	const rmpi_pairs_t *s = j->s;
 	const int64_t n = j->n_items;
@@ -197,6 +197,14 @@ static void pair_backend_cost(pair_job_t *j)
 	if (s->mode.want_ends) cj.gpu_x *= 50;
 	rmpi_backend_cost(j->w, s->c, &cj, &j->be);
 	j->cj = cj;
+	/* GPU and CPU ranks side by side: the first round's shares by their rates, then their paces */
+	double *wt = malloc(sizeof(double) * (size_t)j->w->size);
+	rk_status_t st = wt ? RK_OK : RK_ERES;
+	if (!wt) rk_set_error("out of memory");
+	if (!rmpi_any(j->w, !wt) && (st = rmpi_share_weights(j->w, s->c, &cj, 1, &j->be, wt)) == RK_OK) rmpi_pace_seed(&j->pace, wt);
+	if (st) rk_err("%s", rk_error());
+	free(wt);
+	return rmpi_agree(j->w, st);
 }
 
 /* --all on the CPU: the code planes of every read once, not of both reads of every pair */
@@ -595,7 +603,7 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	rmpi_clock_start(&j.clk);
 	rk_status_t st = pair_read(&j);
 	if (!st) st = pair_distribute(&j);
-	if (!st) pair_backend_cost(&j);
+	if (!st) st = pair_backend_cost(&j);
 	if (!st) st = pair_open(&j);
 	if (!st) st = pair_rtab(&j);
 	if (!st) st = pair_all_items(&j);

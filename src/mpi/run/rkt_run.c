@@ -123,6 +123,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	rkt_set_t set;
 	rkt_cand_t *mine = 0, *all = 0;
 	int64_t *bounds = 0;
+	double *wt = 0;
 	rmpi_be_t be;
 	rk_status_t st;
 	memset(&set, 0, sizeof set);
@@ -165,10 +166,15 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	 * counts) disagree: a rank without a GPU next to one with a GPU is allowed */
 	int gpu_cost = rmpi_any(w, be.use_gpu);
 	bounds = malloc(sizeof(int64_t) * ((size_t)w->size + 1));
-	if (!bounds) { rk_err("out of memory"); st = RK_ERES; }
-	else if (solo_gpu) for (int r = 0; r <= w->size; r++) bounds[r] = r ? set.n : 0;
-	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, bounds);
+	wt = malloc(sizeof(double) * (size_t)w->size);
+	if (!bounds || !wt) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	/* GPU and CPU ranks side by side: shares by their rates; a CPU rank walks its reads against
+	 * all (twice the pairs of one rank's walk-once) */
+	if (!solo_gpu && (st = rmpi_share_weights(w, &o->c, &cj, 2, &be, wt)) != RK_OK) rk_err("%s", rk_error());
+	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	if (solo_gpu) for (int r = 0; r <= w->size; r++) bounds[r] = r ? set.n : 0;
+	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, wt, bounds);
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	rkt_opt_t ro = o->algo;
 	ro.n_threads = be.g.n_threads = rmpi_threads(w, &o->c);
@@ -252,7 +258,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	}
 	if ((st = rmpi_agree(w, st)) == RK_OK) st = rmpi_clock_report(w, &o->c, &clk, "rkt", 0);
 done:
-	free(bounds); free(mine); free(all);
+	free(bounds); free(wt); free(mine); free(all);
 	rkt_set_free(&set);
 	rio_reads_free(&reads);
 	return st;

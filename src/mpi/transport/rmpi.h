@@ -129,12 +129,14 @@ typedef struct {
 rk_status_t rmpi_pieces_put(const rmpi_t *w, rmpi_pieces_t *g, const void *data, uint64_t n);
 rk_status_t rmpi_pieces_end(const rmpi_t *w, rmpi_pieces_t *g, const void *data, uint64_t n, rk_status_t st);
 
-/* Contiguous split of n reads into parts of about equal cost, sum of max(len - sub, 0):
- * part p owns [bounds[p], bounds[p+1]). */
-void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, int64_t *bounds);
+/* Contiguous split of n reads into parts of about equal cost, sum of max(len - sub, 0), or of
+ * costs in proportion to wt[parts] (NULL: equal; a part of weight 0 gets nothing): part p owns
+ * [bounds[p], bounds[p+1]). */
+void rmpi_partition(const int32_t *len, int64_t n, int parts, int32_t sub, const double *wt, int64_t *bounds);
 
-/* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost. */
-void rmpi_partition_tri(int64_t n, int parts, int64_t *bounds);
+/* Split rows of an n x n upper triangle (row i costs n - i) into parts of equal cost (or in
+ * proportion to wt, as above). */
+void rmpi_partition_tri(int64_t n, int parts, const double *wt, int64_t *bounds);
 
 /* ---- one copy per node (shm.c): data every rank of a node reads, held once by the node in
  * an MPI-3 shared-memory window (MPI_Win_allocate_shared on MPI_COMM_TYPE_SHARED). A rank

@@ -1,0 +1,76 @@
+/* Ranks beyond the node's GPUs and each rank's share of a job where GPU and CPU ranks work
+ * side by side (plan.h). Ranks that shared one GPU made every mode slower than one rank: the
+ * driver time-slices their contexts and starts them in turn (docs/SCALING.md, "More ranks
+ * than GPUs"). */
+#include <stdlib.h>
+#include "mpi/plan/plan.h"
+
+#define SHARE_CPU_SAFETY 0.75   /* a CPU rank's estimated speed is taken at this much: one estimated
+                                 * too fast ends after the GPU, and the job waits for it */
+#define SHARE_CPU_MIN 0.02      /* CPU ranks whose speeds add less than this of the whole take nothing */
+
+static int share_node_gpus(void)
+{
+	return rk_tune.standin_gpus > 0 ? rk_tune.standin_gpus : rgpu_node_devices();
+}
+
+int rmpi_gpu_slot(int local_rank)
+{
+	if (rk_tune.gpu_ranks < 0) return 1;   /* RKTLCS_GPU_RANKS=all: every rank may share the devices */
+	const int n = share_node_gpus();
+	return n <= 0 || local_rank < 0 || local_rank < n;
+}
+
+/* this rank counts as a GPU rank: it computes on one, or stands in for one (tests) */
+static int share_is_gpu(const rmpi_t *w, const rmpi_be_t *be)
+{
+	if (rk_tune.standin_gpus > 0) return w->local_rank < rk_tune.standin_gpus;
+	return be->use_gpu;
+}
+
+/* the CPU ranks take a share: auto only (--backend gpu keeps the GPU alone) */
+static int share_hybrid(const rk_common_t *c)
+{
+	if (rk_tune.standin_gpus > 0) return !rk_tune.standin_alone;
+	return c->backend == RK_BACKEND_AUTO;
+}
+
+rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, const rmpi_be_t *be, double *wt)
+{
+	const int R = w->size;
+	double mine[2] = { share_is_gpu(w, be), job->threads >= 1 ? job->threads : 1 }, *all = malloc(sizeof(double) * 2 * (size_t)R);
+	int ngpu = 0;
+	if (rmpi_any(w, !all)) {
+		free(all);
+		rk_set_error("out of memory");
+		return RK_ERES;
+	}
+	rmpi_allgather(w, mine, sizeof mine, all);
+	for (int r = 0; r < R; r++) ngpu += all[2 * r] > 0;
+	for (int r = 0; r < R; r++) wt[r] = 1;
+	if (ngpu == 0 || ngpu == R) { free(all); return RK_OK; }   /* alike ranks: equal shares, as always */
+	rmpi_rates_t rt;
+	rmpi_rates_here(job->kind, &rt);
+	rmpi_cost_t jb = *job;
+	double tg, tc, cpu = 0, gpu = 0, tc0 = 0;
+	rmpi_cost_pick(&jb, &rt, 0, &tg, &tc);
+	const int hybrid = share_hybrid(c);
+	for (int r = 0; r < R; r++) {
+		if (all[2 * r] > 0) { gpu += wt[r] = 1 / (tg > 0 ? tg : 1e-9); continue; }
+		jb.threads = all[2 * r + 1];
+		rmpi_cost_pick(&jb, &rt, 0, &tg, &tc);
+		if (!tc0) tc0 = tc;
+		cpu += wt[r] = hybrid && tc > 0 ? SHARE_CPU_SAFETY / (tc * (cpu_x > 0 ? cpu_x : 1)) : 0;
+	}
+	const int take = cpu >= SHARE_CPU_MIN * (cpu + gpu);
+	if (!take)
+		for (int r = 0; r < R; r++) if (!(all[2 * r] > 0)) wt[r] = 0;
+	if (w->rank == 0)
+		rk_debug("ranks: %d on a GPU%s, %d beside them on the CPU: %s (a GPU rank's share %.3g s, a CPU rank's %.3g s)", ngpu,
+		         rk_tune.standin_gpus > 0 ? " (stood in for by the CPU)" : "", R - ngpu,
+		         !hybrid ? "they take nothing (the GPU alone)" : take ? "they take a share by auto's rates" : "their share would be too small: nothing",
+		         tg, tc0);
+	if (w->rank == 0 && take) rk_debug("ranks: the CPU ranks take %.1f%% of the work", 100 * cpu / (cpu + gpu));
+	free(all);
+	return RK_OK;
+}

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Ranks beyond the node's GPUs and the hybrid split (issue 57; docs/SCALING.md, "More ranks
+# than GPUs"), on the CPU: RKTLCS_GPU_STANDIN=G makes the node one of G GPUs, for which the CPU
+# stands in. Ranks of local rank below G are weighed as GPU ranks by auto's rates and the others
+# as CPU ranks beside them, which take a share by their own rates (",alone": nothing, as under
+# --backend gpu). The shares are uneven and some are empty; every mode's output must still
+# equal one rank's byte for byte, and -v must say the split.
+# Usage: ranks_share.sh RKTLCS MPIEXEC GENREADS GENALN GENPAIRS TMPDIR
+set -u
+cli=$1 mpiexec=$2 genreads=$3 genaln=$4 genpairs=$5 tmp=$6
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
+# the sanitizer build checks memory: the smallest and the largest rank count
+nps="2 3 5 8"
+[ -n "${RKTLCS_TEST_SANITIZE:-}" ] && nps="3 8"
+"$genreads" 600 51 3 > r.fa
+"$genaln" 300 2000 2 4 > h.fa
+"$genpairs" 3000 150 5 5 pa.fa pb.fa > /dev/null
+"$genpairs" 300 120 -1 6 aa.fa ab.fa > /dev/null
+jobs=("r.fa -k 3 -t 10 -tau 12" "hamming h.fa" "hamming h.fa --max-dist 40" "lev pa.fa pb.fa --path"
+      "lcs pa.fa pb.fa --seq" "lev --all aa.fa")
+# run NP STANDIN ARGS...: the job on NP ranks with the CPU standing in for GPUs, into np.tsv
+run() {
+	local np=$1 si=$2; shift 2
+	RKTLCS_GPU_STANDIN=$si timeout 300 "$mpiexec" --oversubscribe --bind-to none -np "$np" -x RKTLCS_GPU_STANDIN \
+		"$cli" "$@" --backend cpu --threads 1 -v -o np.tsv 2> err
+}
+for args in "${jobs[@]}"; do
+	# shellcheck disable=SC2086  # each job is a list of words
+	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one rank failed"; continue; }
+	for case in "1:$nps" "1,alone:3" "2:5"; do
+		si=${case%%:*}
+		for np in ${case#*:}; do
+			# shellcheck disable=SC2086
+			run "$np" "$si" $args
+			rc=$?
+			say=$(grep -m1 -o "ranks: [0-9]* on a GPU.*" err)
+			want="take a share|too small"
+			[ "$si" = "1,alone" ] && want="take nothing"
+			if [ $rc -ne 0 ]; then bad "$args np=$np standin=$si: exit $rc: $(grep -v '^\[rktlcs\] debug' err | head -3)"
+			elif ! cmp -s ref.tsv np.tsv; then bad "$args np=$np standin=$si: the output differs: $(diff ref.tsv np.tsv | head -3)"
+			elif ! echo "$say" | grep -qE "$want"; then bad "$args np=$np standin=$si: -v does not say the split ($want): '$say'"
+			else ok "$args np=$np standin=$si: ${say#ranks: }"; fi
+		done
+	done
+done
+echo "ranks_share: $pass passed, $fail failed"
+[ $fail -eq 0 ]
