@@ -22,12 +22,16 @@ printf '%-34s %-5s %4s %9s %9s %9s %7s %s\n' job backend np mpirun_s wall_s comp
 # run LABEL MODE BACKEND ARGS...: every rank count, outputs against np 1's
 run() {
 	local label=$1 mode=$2 be=$3; shift 3
-	local t1="" ref="" p s0 mp wall comp rss same
+	local t1="" ref="" p s0 mp wall comp rss same q
 	for p in $ranks; do
+		# at np VNP (16) -v: the split and the contexts, kept in OUTDIR/v_N.txt (N: the run's number)
+		q=-q; [ "$p" = "${VNP:-16}" ] && q=-v
 		s0=$(date +%s.%N)
 		# shellcheck disable=SC2086  # MPIRUN is a list of words
-		timeout 300 $MPIRUN -np "$p" "$cli" "$@" --backend "$be" -q --stats "$out/s.json" -o "$out/o_$p.tsv" 2> "$out/err_$p.txt"
+		timeout 300 $MPIRUN -np "$p" "$cli" "$@" --backend "$be" $q --stats "$out/s.json" -o "$out/o_$p.tsv" 2> "$out/err_$p.txt"
 		local rc=$?
+		nrun=$((${nrun:-0} + 1))
+		[ $q = -v ] && { echo "$label $be np $p" > "$out/v_$nrun.txt"; grep -E "ranks|contexts|auto on rank 0|split" "$out/err_$p.txt" | head -12 >> "$out/v_$nrun.txt"; }
 		mp=$(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
 		wall=$(grep -o '"wall":[0-9.e+-]*' "$out/s.json" 2> /dev/null | cut -d: -f2)
 		comp=$(grep -o '"compute":[0-9.e+-]*' "$out/s.json" 2> /dev/null | cut -d: -f2)
