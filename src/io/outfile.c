@@ -296,17 +296,26 @@ rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const 
 	return st;
 }
 
+/* fd as a stream: BGZF where the name asks for it, else plain. On failure fd is closed. */
+static FILE *rio_out_stream(int fd, const char *path)
+{
+	if (rio_out_wants_bgzf(path)) return rio_bgzf_stream(fd, rio_get_threads());
+	FILE *fp = fdopen(fd, "w");
+	if (!fp) { int e = errno; close(fd); errno = e; }
+	return fp;
+}
+
 /* In place: a descriptor of ours (dup'ed, so closing the output leaves it open) or a
  * device, FIFO or socket (O_WRONLY without O_CREAT: never created or replaced). */
 static rk_status_t rio_open_in_place(rio_out_t *o, const char *path, int own)
 {
 	int fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
+	if (fd < 0 || !(o->fp = rio_out_stream(fd, path))) {
 		rk_set_error("%s: cannot open for writing: %s", path, strerror(errno));
-		if (fd >= 0) close(fd);
 		free(o->path); o->path = 0;
 		return RK_EIO;
 	}
+	o->fd = fd;
 	return RK_OK;
 }
 
@@ -350,7 +359,8 @@ rk_status_t rio_out_open(rio_out_t *o, const char *path)
 	/* the mode a new file would get (or the replaced file's) */
 	if (exists && stat(o->target, &sb) == 0) fchmod(fd, sb.st_mode & 07777);
 	else { mode_t m = umask(0); umask(m); fchmod(fd, 0666 & ~m); }
-	if (!(o->fp = fdopen(fd, "w"))) { close(fd); rio_out_abort(o); goto oom; }
+	if (!(o->fp = rio_out_stream(fd, path))) { rio_out_abort(o); goto oom; }
+	o->fd = fd;
 	return RK_OK;
 oom:
 	rk_set_error("%s: out of memory", path);
@@ -400,7 +410,7 @@ rk_status_t rio_out_close(rio_out_t *o)
 		return st;
 	}
 	int bad = fflush(o->fp) != 0 || ferror(o->fp), e = errno;
-	if (!bad && o->unnamed && rio_name_temp(o, fileno(o->fp)) != 0) {
+	if (!bad && o->unnamed && rio_name_temp(o, o->fd) != 0) {
 		e = errno;
 		rk_set_error("%s: cannot name the temporary %s: %s", rio_out_name(o), o->tmp, strerror(e));
 		st = RK_EIO;

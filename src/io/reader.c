@@ -79,6 +79,8 @@ static void rio_norm_init(void)
 
 static int rio_threads = 1;
 
+int rio_get_threads(void) { return rio_threads; }
+
 void rio_set_threads(int n)
 {
 	rio_threads = n > 0 ? n : 1;

@@ -28,6 +28,12 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case);
 /* Threads for rio_read_all* (default 1): a plain FASTA file of 32 MB or more is then cut at
  * record boundaries and parsed in parallel, with the same result. */
 void rio_set_threads(int n);
+int rio_get_threads(void);
+/* bgzf_out.c: 1 for a name that asks for BGZF (*.gz, *.bgz); a stdio stream writing BGZF to fd
+ * (which it owns and closes, also when it fails; fileno is -1), NULL with errno when it cannot
+ * be made */
+int rio_out_wants_bgzf(const char *path);
+FILE *rio_bgzf_stream(int fd, int threads);
 
 /* What the first 64 KiB of a regular file (plain, gzip or BGZF) say of the whole: bytes
  * (inflated: gzip counted 4x), records and their mean length, by proportion. Returns 0 (and
@@ -87,6 +93,7 @@ rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, si
  * signal or an abnormal exit removes it (rio_cleanup_install). */
 typedef struct {
 	FILE *fp;
+	int fd;         /* fp's descriptor (fp may be a BGZF stream, whose fileno is -1) */
 	char *path;     /* as given, for messages; NULL for stdout */
 	char *target;   /* what is replaced: path with symlinks resolved */
 	char *tmp;      /* the temporary's name (named now, or once linked), NULL when written in place */
@@ -100,7 +107,8 @@ typedef struct {
  * rk_error() naming the file. */
 rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const *ins, int n_in);
 
-/* Open for writing (the temporary, or the file in place); o->fp is ready. */
+/* Open for writing (the temporary, or the file in place); o->fp is ready. A path ending in
+ * .gz or .bgz is written as BGZF (bgzf_out.c) on the readers' thread count (rio_set_threads). */
 rk_status_t rio_out_open(rio_out_t *o, const char *path);
 /* The output's name for messages: its path, or "stdout". */
 static inline const char *rio_out_name(const rio_out_t *o) { return o->path ? o->path : "stdout"; }
