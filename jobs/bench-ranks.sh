@@ -44,7 +44,7 @@ run() {
 		[ -n "$t1" ] || t1=$mp
 		printf '%-34s %-5s %4s %9s %9s %9s %7s %s\n' "$label" "$be" "$p" "$mp" "${wall:-?}" "${comp:-?}" \
 			"$(awk -v a="$mp" -v b="$t1" 'BEGIN { printf "%.2f", a / b }')" "$same" | tee -a "$table"
-		echo "$mode,$label,ranks-$be,$p,$ngpu,default,${wall:-},${comp:-},$(awk -v a="$mp" -v b="$t1" 'BEGIN { printf "%.3f", b / a }'),$mp,,${rss:-},$commit" >> "$csv"
+		echo "$mode,${label//,/;},ranks-$be,$p,$ngpu,default,${wall:-},${comp:-},$(awk -v a="$mp" -v b="$t1" 'BEGIN { printf "%.3f", b / a }'),$mp,,${rss:-},$commit" >> "$csv"
 	done
 	rm -f "$out"/o_*.tsv
 }

@@ -115,6 +115,7 @@ typedef struct {
 	int pending;            /* auto: the GPU is wanted, rmpi_backend_cost decides; --backend gpu: it names the device */
 	double cpu_share;       /* what the host gives the CPU threads now (probe.c; 0: not measured) */
 	int alone_free;         /* a busy host's cores free for a rank computing a split pair alone (rmpi_threads_free; 0: all) */
+	int threads;            /* a GPU rank's threads where the CPU ranks beside it take nothing (rmpi_share_weights; 0: rmpi_threads's) */
 } rmpi_be_t;
 
 rk_status_t rmpi_backend(const rmpi_t *w, const rk_common_t *c, int gpu_fits, const char *why_not, rmpi_be_t *be);
@@ -181,10 +182,14 @@ int rmpi_gpu_slot(int local_rank);
 /* Each rank's weight in the division of a job (wt[w->size], the same on every rank; collective,
  * after rmpi_backend_cost): all 1 where the ranks are alike (all on GPUs or all on CPUs); else
  * a GPU rank's speed by auto's rates of job->kind, and a CPU rank's at its threads under auto
- * (taken low, and 0 where all of them would add under 2%), 0 under --backend gpu. cpu_x: what
+ * (taken low; 0 where all of them would add under 2%, for a long pair, which is not divided, and
+ * in a job the GPUs end within a second), 0 under --backend gpu. cpu_x: what
  * a CPU rank's share costs over what the rates count (Rkt-LCS: 2, each of its reads walked
  * against all where one rank walks each pair once). -v says the split. RK_ERES when out of memory. */
-rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, const rmpi_be_t *be, double *wt);
+rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, rmpi_be_t *be, double *wt);
+/* The CPU threads of this rank once its share is known: rmpi_threads's, or where the CPU ranks
+ * beside it take nothing, a GPU rank's part of the node's cores (be->threads) */
+int rmpi_be_threads(const rmpi_t *w, const rk_common_t *c, const rmpi_be_t *be);
 /* After a GPU call returned st != RK_OK: 1 if the caller should redo the work on the CPU
  * (auto and not bad input; the warning is logged), else 0 (the error is logged). */
 int rmpi_gpu_failed(const rk_common_t *c, rmpi_be_t *be, rk_status_t st);

@@ -3,11 +3,14 @@
  * driver time-slices their contexts and starts them in turn (docs/SCALING.md, "More ranks
  * than GPUs"). */
 #include <stdlib.h>
+#include <unistd.h>
 #include "mpi/plan/plan.h"
 
 #define SHARE_CPU_SAFETY 0.75   /* a CPU rank's estimated speed is taken at this much: one estimated
                                  * too fast ends after the GPU, and the job waits for it */
 #define SHARE_CPU_MIN 0.02      /* CPU ranks whose speeds add less than this of the whole take nothing */
+#define SHARE_MIN_S 1.0         /* nor in a job the GPUs end sooner: reading, sharing and gathering
+                                 * among more ranks cost more than the CPU ranks add */
 
 static int share_node_gpus(void)
 {
@@ -28,6 +31,23 @@ static int share_is_gpu(const rmpi_t *w, const rmpi_be_t *be)
 	return be->use_gpu;
 }
 
+/* CPU ranks that take nothing leave their cores to the node's GPU ranks (their host threads
+ * pack, unpack and format), unless the user set the threads */
+static void share_gpu_threads(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be, int ngpu)
+{
+	if (!share_is_gpu(w, be) || c->threads_given || getenv("OMP_NUM_THREADS")) return;
+	const int local = w->local_size < ngpu ? w->local_size : ngpu, t = rmpi_threads(w, c);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = (int)(cores > 0 ? cores : 1) / (local > 0 ? local : 1);
+	if (rmpi_cpus() < n) n = rmpi_cpus();   /* bound by the launcher to fewer */
+	be->threads = n > t ? n : t;
+}
+
+int rmpi_be_threads(const rmpi_t *w, const rk_common_t *c, const rmpi_be_t *be)
+{
+	return be->threads > 0 ? be->threads : rmpi_threads(w, c);
+}
+
 /* the CPU ranks take a share: auto only (--backend gpu keeps the GPU alone) */
 static int share_hybrid(const rk_common_t *c)
 {
@@ -35,7 +55,7 @@ static int share_hybrid(const rk_common_t *c)
 	return c->backend == RK_BACKEND_AUTO;
 }
 
-rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, const rmpi_be_t *be, double *wt)
+rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, rmpi_be_t *be, double *wt)
 {
 	const int R = w->size;
 	double mine[2] = { share_is_gpu(w, be), job->threads >= 1 ? job->threads : 1 }, *all = malloc(sizeof(double) * 2 * (size_t)R);
@@ -62,14 +82,21 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 		if (!tc0) tc0 = tc;
 		cpu += wt[r] = hybrid && tc > 0 ? SHARE_CPU_SAFETY / (tc * (cpu_x > 0 ? cpu_x : 1)) : 0;
 	}
-	const int take = cpu >= SHARE_CPU_MIN * (cpu + gpu);
-	if (!take)
+	/* a long pair is one item: a CPU rank given one would keep the job waiting for minutes */
+	const double t_gpus = tg * R / ngpu;
+	/* (the CPU standing in for GPUs divides any job: tests of the division) */
+	const int fine = job->kind != RMPI_W_DP_LONG, long_enough = rk_tune.standin_gpus > 0 || t_gpus >= SHARE_MIN_S;
+	const int take = hybrid && fine && long_enough && cpu >= SHARE_CPU_MIN * (cpu + gpu);
+	if (!take) {
 		for (int r = 0; r < R; r++) if (!(all[2 * r] > 0)) wt[r] = 0;
+		share_gpu_threads(w, c, be, ngpu);
+	}
 	if (w->rank == 0)
 		rk_debug("ranks: %d on a GPU%s, %d beside them on the CPU: %s (a GPU rank's share %.3g s, a CPU rank's %.3g s)", ngpu,
 		         rk_tune.standin_gpus > 0 ? " (stood in for by the CPU)" : "", R - ngpu,
-		         !hybrid ? "they take nothing (the GPU alone)" : take ? "they take a share by auto's rates" : "their share would be too small: nothing",
-		         tg, tc0);
+		         !hybrid ? "they take nothing (the GPU alone)" : take ? "they take a share by auto's rates"
+		         : !fine ? "a long pair is not divided: they take nothing" : !long_enough ? "the job is too short to divide: they take nothing"
+		         : "their share would be too small: they take nothing", tg, tc0);
 	if (w->rank == 0 && take) rk_debug("ranks: the CPU ranks take %.1f%% of the work", 100 * cpu / (cpu + gpu));
 	free(all);
 	return RK_OK;

@@ -150,6 +150,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	if (solo) for (int r = 0; r <= w->size; r++) bounds[r] = r ? hs.n : 0;
 	else rmpi_partition_tri(hs.n, w->size, wt, bounds);
+	ho.n_threads = be.g.n_threads = rmpi_be_threads(w, &o->c, &be);
 	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
 

@@ -224,7 +224,7 @@ static rk_status_t pair_rtab(pair_job_t *j)
 static rk_status_t pair_open(pair_job_t *j)
 {
 	rk_status_t st = RK_OK;
-	j->nth = j->be.g.n_threads = rmpi_threads(j->w, j->s->c);
+	j->nth = j->be.g.n_threads = rmpi_be_threads(j->w, j->s->c, &j->be);
 	j->nth = rmpi_threads_free(j->w, j->s->c, &j->cj, &j->be, j->nth);
 	for (int b = 0; b < PAIR_NBLK; b++) {
 		j->blk[b].ai = malloc(sizeof *j->blk[b].ai * PAIR_BLOCK_PAIRS_GPU);
@@ -514,7 +514,7 @@ static rk_status_t pair_all_items(pair_job_t *j)
 	for (int64_t q = 0; q < j->n_items; q++) huge |= j->cost[q] >= rk_tune.split_cells;
 	if (!no_split && huge && s->mode.gpu && !rk_tune.split_plan && !rk_tune.split_words && rmpi_split_shared(j->w, &j->be)) {
 		no_split = 1;
-		if (j->w->rank == 0) rk_debug("split: ranks 0 and 1 share one GPU: each pair on one rank, as with one rank (RKTLCS_SPLIT_PLAN splits it)");
+		if (j->w->rank == 0) rk_debug("split: ranks 0 and 1 have no GPU each (one is shared, or rank 1 is beyond the node's GPUs): each pair on one rank, as with one rank (RKTLCS_SPLIT_PLAN splits it)");
 	}
 	if (!no_split && huge && (rk_tune.split_plan == 8 || (!rk_tune.split_plan && !rk_tune.split_words))) no_split = pair_spread_huge(j);
 	for (int64_t q0 = 0; q0 < j->n_items && !st;) {

@@ -177,7 +177,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, wt, bounds);
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	rkt_opt_t ro = o->algo;
-	ro.n_threads = be.g.n_threads = rmpi_threads(w, &o->c);
+	ro.n_threads = be.g.n_threads = rmpi_be_threads(w, &o->c, &be);
 	mine = malloc(sizeof(rkt_cand_t) * (size_t)(hi - lo + 1));
 	if (w->rank == 0) all = malloc(sizeof(rkt_cand_t) * (size_t)set.n);
 	if (!mine || (w->rank == 0 && !all)) { rk_err("out of memory for the candidates"); st = RK_ERES; }

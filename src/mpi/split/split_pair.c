@@ -10,7 +10,10 @@
 
 int rmpi_split_shared(const rmpi_t *w, const rmpi_be_t *be)
 {
-	return w->size >= 2 && rmpi_any(w, be && be->use_gpu) && !split_gpus_apart(w, be, 2);
+	if (w->size < 2 || !rmpi_any(w, be && be->use_gpu)) return 0;
+	/* rank 1 beyond the node's GPUs: a CPU rank meeting rank 0's GPU on a column keeps it waiting */
+	const int one_gpu = !rmpi_any(w, w->rank == 1 && be && be->use_gpu);
+	return one_gpu || !split_gpus_apart(w, be, 2);
 }
 
 /* Rank 0 alone (pre: the plan's prep of the pair, or none), the others asleep. Collective. */
