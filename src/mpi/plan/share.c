@@ -75,17 +75,26 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 	double tg, tc, cpu = 0, gpu = 0, tc0 = 0;
 	rmpi_cost_pick(&jb, &rt, 0, &tg, &tc);
 	const int hybrid = share_hybrid(c);
+	double threads = 0;
+	for (int r = 0; r < R; r++) threads += all[2 * r + 1];
+	const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	/* (the node's threads: every rank's on one node, the usual case; across nodes an estimate) */
+	const double over = cores > 0 && w->local_size == R ? threads / (double)cores : 1;
 	for (int r = 0; r < R; r++) {
 		if (all[2 * r] > 0) { gpu += wt[r] = 1 / (tg > 0 ? tg : 1e-9); continue; }
 		jb.threads = all[2 * r + 1];
 		rmpi_cost_pick(&jb, &rt, 0, &tg, &tc);
+		if (over > 1) tc *= over;   /* more ranks' threads than cores: each runs at a part of one */
 		if (!tc0) tc0 = tc;
 		cpu += wt[r] = hybrid && tc > 0 ? SHARE_CPU_SAFETY / (tc * (cpu_x > 0 ? cpu_x : 1)) : 0;
 	}
-	/* a long pair is one item: a CPU rank given one would keep the job waiting for minutes */
+	/* Rkt-LCS reads and hamming rows only: a long pair is one item (a CPU rank given one keeps
+	 * the job waiting for minutes), and lev/lcs batches and --all were slower with a share,
+	 * their rounds gathered to rank 0 (docs/SCALING.md, "More ranks than GPUs") */
 	const double t_gpus = tg * R / ngpu;
 	/* (the CPU standing in for GPUs divides any job: tests of the division) */
-	const int fine = job->kind != RMPI_W_DP_LONG, long_enough = rk_tune.standin_gpus > 0 || t_gpus >= SHARE_MIN_S;
+	const int fine = rk_tune.standin_gpus > 0 || job->kind == RMPI_W_RKT || job->kind == RMPI_W_HAM;
+	const int long_enough = rk_tune.standin_gpus > 0 || t_gpus >= SHARE_MIN_S;
 	const int take = hybrid && fine && long_enough && cpu >= SHARE_CPU_MIN * (cpu + gpu);
 	if (!take) {
 		for (int r = 0; r < R; r++) if (!(all[2 * r] > 0)) wt[r] = 0;
@@ -95,7 +104,7 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 		rk_debug("ranks: %d on a GPU%s, %d beside them on the CPU: %s (a GPU rank's share %.3g s, a CPU rank's %.3g s)", ngpu,
 		         rk_tune.standin_gpus > 0 ? " (stood in for by the CPU)" : "", R - ngpu,
 		         !hybrid ? "they take nothing (the GPU alone)" : take ? "they take a share by auto's rates"
-		         : !fine ? "a long pair is not divided: they take nothing" : !long_enough ? "the job is too short to divide: they take nothing"
+		         : !fine ? "this kind of job is not divided (a long pair, lev/lcs pairs): they take nothing" : !long_enough ? "the job is too short to divide: they take nothing"
 		         : "their share would be too small: they take nothing", tg, tc0);
 	if (w->rank == 0 && take) rk_debug("ranks: the CPU ranks take %.1f%% of the work", 100 * cpu / (cpu + gpu));
 	free(all);

@@ -399,6 +399,14 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	return st ? st : sd;
 }
 
+/* 1 when the paces' seeds give every item to one rank */
+static int pair_one_rank(const rmpi_pace_t *p)
+{
+	int n = 0;
+	for (int r = 0; r < p->n; r++) n += p->seed[r] > 0;
+	return n == 1;
+}
+
 /* the pairs of item q (under --max-dist, the most it can have) */
 static double pair_weight(const pair_job_t *j, int64_t q)
 {
@@ -422,7 +430,9 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
 	while (q0 < q1 && !st) {
 		double goal = j->per_pair > 0 ? (double)PAIR_ROUND * w->size / j->per_pair : PAIR_FIRST * w->size, got = 0;
 		if (j->last > 0 && goal > 4 * j->last) goal = 4 * j->last;
-		if (w->size == 1) goal = HUGE_VAL;   /* one round: rank 0 writes its rows as they come anyway */
+		/* one round where one rank computes all (the others beyond the node's GPUs take nothing):
+		 * it writes its rows as they come anyway */
+		if (w->size == 1 || pair_one_rank(&j->pace)) goal = HUGE_VAL;
 		int64_t r1 = q0;
 		do got += pair_weight(j, r1++);
 		while (r1 < q1 && got + pair_weight(j, r1) <= goal);
