@@ -103,7 +103,7 @@ if [ "$backend" = gpu ]; then
 			for np in 3 4 5 8; do
 				RKTLCS_SPLIT_PLAN= timeout 600 "$mpiexec" --oversubscribe -np $np -x RKTLCS_SPLIT_CELLS -x RKTLCS_SPLIT_PLAN \
 					"$cli" $args --backend gpu --threads 1 -v -o np.tsv 2> err
-				rc=$? want="the others wait"; [ $np -ge 4 ] && want=$pieces; [ "$ngpu" -eq 1 ] && want="ranks 0 and 1 share one GPU"
+				rc=$? want="the others wait"; [ $np -ge 4 ] && want=$pieces; [ "$ngpu" -eq 1 ] && want="ranks 0 and 1 have no GPU each"
 				[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && grep -q "$want" err && ok "$n bp: $args np=$np, model's plan: $want" \
 					|| bad "$n bp: $args np=$np, model's plan: exit $rc $(grep -m1 'split: [A-Z]' err | cut -c 1-200) $(grep -m1 'rror' err) $(diff ref.tsv np.tsv | cut -c 1-200 | head -3)"
 			done
