@@ -52,7 +52,10 @@ left=$(ls -A | grep -c 'rktlcs-\|lim.tsv')
 	|| bad "size limit: exit $rc, left $left: $(head -c 200 err)"
 # a full disk: exit 2 (BGZF's threads lose the write's errno; the full file system is found), nothing left
 mkdir -p tiny
-if mount -t tmpfs -o size=64k tmpfs tiny 2> /dev/null; then
+# (not under the sanitizers: htslib's bgzf_close returns early, its stream not freed, when its
+# last flush fails, which LeakSanitizer reports at that exit)
+if [ -n "${RKTLCS_TEST_SANITIZE:-}" ]; then echo "SKIP full disk: htslib's bgzf_close leaks its stream when its flush fails"
+elif mount -t tmpfs -o size=64k tmpfs tiny 2> /dev/null; then
 	"$cli" lev big_a.fa big_b.fa --path -q -o tiny/x.tsv.gz 2> err; rc=$?
 	left=$(ls -A tiny | wc -l)
 	umount tiny

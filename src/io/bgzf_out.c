@@ -12,6 +12,10 @@
 #include <htslib/bgzf.h>
 #include "io/rio.h"
 
+static _Thread_local int bgzf_err;   /* the last failure's errno: fclose may not keep it (seen under ASan) */
+
+int rio_bgzf_errno(void) { return bgzf_err; }
+
 typedef struct {
 	BGZF *bg;
 	int fd;   /* a duplicate of the output's descriptor, open until the stream closes */
@@ -30,7 +34,7 @@ static ssize_t bgzf_cookie_write(void *p, const char *buf, size_t n)
 {
 	bgzf_cookie_t *c = p;
 	errno = 0;
-	if (bgzf_write(c->bg, buf, n) != (ssize_t)n) { errno = bgzf_errno(c); return 0; }
+	if (bgzf_write(c->bg, buf, n) != (ssize_t)n) { errno = bgzf_err = bgzf_errno(c); return 0; }
 	return (ssize_t)n;
 }
 
@@ -39,6 +43,7 @@ static int bgzf_cookie_close(void *p)
 	bgzf_cookie_t *c = p;
 	errno = 0;
 	int r = bgzf_close(c->bg), e = r ? bgzf_errno(c) : 0;
+	if (r) bgzf_err = e;
 	if (c->fd >= 0) close(c->fd);
 	free(c);
 	errno = e;
@@ -54,6 +59,7 @@ int rio_out_wants_bgzf(const char *path)
 FILE *rio_bgzf_stream(int fd, int threads)
 {
 	bgzf_cookie_t *c = malloc(sizeof *c);
+	bgzf_err = 0;
 	BGZF *bg = c ? bgzf_dopen(fd, "w") : 0;
 	if (!bg) { int e = errno ? errno : ENOMEM; close(fd); free(c); errno = e; return 0; }
 	c->bg = bg;

@@ -316,6 +316,7 @@ static rk_status_t rio_open_in_place(rio_out_t *o, const char *path, int own)
 		return RK_EIO;
 	}
 	o->fd = fd;
+	o->bgzf = rio_out_wants_bgzf(path);
 	return RK_OK;
 }
 
@@ -361,6 +362,7 @@ rk_status_t rio_out_open(rio_out_t *o, const char *path)
 	else { mode_t m = umask(0); umask(m); fchmod(fd, 0666 & ~m); }
 	if (!(o->fp = rio_out_stream(fd, path))) { rio_out_abort(o); goto oom; }
 	o->fd = fd;
+	o->bgzf = rio_out_wants_bgzf(path);
 	return RK_OK;
 oom:
 	rk_set_error("%s: out of memory", path);
@@ -416,6 +418,7 @@ rk_status_t rio_out_close(rio_out_t *o)
 		st = RK_EIO;
 	}
 	if (fclose(o->fp) != 0 && !bad) { bad = 1; e = errno; }
+	if (bad && o->bgzf && rio_bgzf_errno()) e = rio_bgzf_errno();
 	o->fp = 0;
 	if (bad) st = rio_write_error(rio_out_name(o), e ? e : EIO);
 	return st;

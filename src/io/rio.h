@@ -34,6 +34,8 @@ int rio_get_threads(void);
  * be made */
 int rio_out_wants_bgzf(const char *path);
 FILE *rio_bgzf_stream(int fd, int threads);
+/* the errno of this thread's last failed BGZF write or close (0: none since the stream opened) */
+int rio_bgzf_errno(void);
 
 /* What the first 64 KiB of a regular file (plain, gzip or BGZF) say of the whole: bytes
  * (inflated: gzip counted 4x), records and their mean length, by proportion. Returns 0 (and
@@ -94,6 +96,7 @@ rk_status_t rio_reads_push(rio_reads_t *r, const char *name, const char *seq, si
 typedef struct {
 	FILE *fp;
 	int fd;         /* fp's descriptor (fp may be a BGZF stream, whose fileno is -1) */
+	int bgzf;       /* fp is a BGZF stream (rio_bgzf_stream) */
 	char *path;     /* as given, for messages; NULL for stdout */
 	char *target;   /* what is replaced: path with symlinks resolved */
 	char *tmp;      /* the temporary's name (named now, or once linked), NULL when written in place */
