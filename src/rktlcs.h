@@ -176,6 +176,9 @@ void rk_common_init(rk_common_t *c);
  *                            is 0.2 s or more and not far from the GPU's; shorter ones look)
  *   RKTLCS_LEV_WAVE=0|all    lev batches: no pair by wavefronts (every pair through the bit-parallel
  *                            lanes), or every pair by wavefronts whatever its distance (tests)
+ *   RKTLCS_GPU_RANKS=one|all Rkt-LCS and hamming: rank 0's GPU alone, or every rank on the
+ *                            node's GPUs even beyond their count, sharing them (default: by the
+ *                            job's size; ranks beyond the GPU count start no context)
  *   RKTLCS_GPU_STANDIN=G[,alone]  tests: the node is taken to have G GPUs; ranks of local rank
  *                            below G are weighed as GPU ranks but compute on the CPU, the others
  *                            as ranks beyond the node's GPUs (",alone": they take nothing, as

@@ -89,8 +89,8 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 		cpu += wt[r] = hybrid && tc > 0 ? SHARE_CPU_SAFETY / (tc * (cpu_x > 0 ? cpu_x : 1)) : 0;
 	}
 	/* Rkt-LCS reads and hamming rows only: a long pair is one item (a CPU rank given one keeps
-	 * the job waiting for minutes), and lev/lcs batches and --all were slower with a share,
-	 * their rounds gathered to rank 0 (docs/SCALING.md, "More ranks than GPUs") */
+	 * the job waiting for minutes), and lev/lcs batches gained nothing consistent from a share,
+	 * sharing their reads with every rank costing more (docs/SCALING.md, "More ranks than GPUs") */
 	const double t_gpus = tg * R / ngpu;
 	/* (the CPU standing in for GPUs divides any job: tests of the division) */
 	const int fine = rk_tune.standin_gpus > 0 || job->kind == RMPI_W_RKT || job->kind == RMPI_W_HAM;
