@@ -112,6 +112,7 @@ typedef struct {
 	uint64_t device_memory; /* --device-memory, bytes per rank; 0: what the device has free */
 	const char *stats;      /* --stats FILE: stage times as JSON (docs/DEVELOPING.md), or NULL */
 	const char *rates;      /* --rates FILE: auto's calibrated rates (docs/calibrate.md), or NULL */
+	int compress;           /* --compress: every output BGZF, stdout too (names ending in .gz are anyway) */
 	int gpu_ranks;          /* not an option: the ranks from 0 that may use a GPU, as the inputs'
 	                         * heads show (rcli_mode); 0: every rank */
 } rk_common_t;

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Compressed outputs (issue 61; docs/output.md, "Compressed output"): an output named *.gz (or
-# *.bgz) is BGZF, as bgzip writes it: its first block has BGZF's extra field, zcat gives the
+# Compressed outputs (issue 61; README, Usage): an output named *.gz (or *.bgz), or any output
+# under --compress (stdout too), is BGZF, as bgzip writes it: its first block has BGZF's extra field, zcat gives the
 # plain output byte for byte (every mode, -o, --candidates, --stats; one rank and np 2), bgzip -t
 # accepts it where bgzip is installed; and the outputs' rules hold: a bad input or a size limit
 # leaves no file and no temporary, and a failed job leaves an earlier file as it was.
@@ -34,6 +34,10 @@ done
 "$cli" r.fa -k 3 -t 10 -tau 12 -q -o res.tsv.gz --candidates c.tsv.gz --stats s.json.gz
 check "--candidates" c.tsv c.tsv.gz
 is_bgzf s.json.gz && zcat s.json.gz | grep -q '"wall"' && ok "--stats s.json.gz: BGZF JSON" || bad "--stats s.json.gz"
+# --compress: stdout, and a name without .gz, BGZF too
+"$cli" lev pa.fa pb.fa --path -q -o plain.tsv
+"$cli" lev pa.fa pb.fa --path -q --compress > stdout.gz && check "--compress to stdout" plain.tsv stdout.gz
+"$cli" lev pa.fa pb.fa --path -q --compress -o named.tsv && check "--compress -o named.tsv" plain.tsv named.tsv
 # a bad input: exit 1, no output and no temporary
 printf '>a\nACGT\x01T\n' > bad.fa
 "$cli" lev --all bad.fa -q -o badout.tsv.gz 2> err; rc=$?

@@ -106,7 +106,8 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 		else if (!strcmp(v, "gpu")) c->backend = RK_BACKEND_GPU;
 		else if (!strcmp(v, "auto")) c->backend = RK_BACKEND_AUTO;
 		else { rk_set_error("--backend: '%s' is not cpu, gpu or auto", v); *st = RK_EINPUT; }
-	} else if (rcli_is(a, "--stats", 0)) {
+	} else if (rcli_is(a, "--compress", 0)) c->compress = 1;
+	else if (rcli_is(a, "--stats", 0)) {
 		if (!(c->stats = rcli_file(a))) *st = RK_EINPUT;
 	} else if (rcli_is(a, "--rates", 0)) {
 		if (!(c->rates = rcli_file(a))) *st = RK_EINPUT;
@@ -119,7 +120,8 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 
 void rcli_common_usage(FILE *fp, int with_backend, int with_paf)
 {
-	fprintf(fp, "  -o, --output FILE       write to FILE [stdout]\n");
+	fprintf(fp, "  -o, --output FILE       write to FILE [stdout]; FILE.gz: BGZF, as bgzip writes it\n");
+	fprintf(fp, "      --compress          every output BGZF, stdout too\n");
 	if (with_paf) fprintf(fp, "      --format tsv|json|paf  output format [tsv]; paf with --path\n");
 	else fprintf(fp, "      --format tsv|json   output format [tsv]\n");
 	fprintf(fp,

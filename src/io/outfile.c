@@ -296,10 +296,14 @@ rk_status_t rio_out_check(const char *const *outs, int n_out, const char *const 
 	return st;
 }
 
-/* fd as a stream: BGZF where the name asks for it, else plain. On failure fd is closed. */
+static int rio_compress;
+
+void rio_set_compress(int on) { rio_compress = on; }
+
+/* fd as a stream: BGZF where the name or --compress asks for it, else plain. On failure fd is closed. */
 static FILE *rio_out_stream(int fd, const char *path)
 {
-	if (rio_out_wants_bgzf(path)) return rio_bgzf_stream(fd, rio_get_threads());
+	if (rio_compress || rio_out_wants_bgzf(path)) return rio_bgzf_stream(fd, rio_get_threads());
 	FILE *fp = fdopen(fd, "w");
 	if (!fp) { int e = errno; close(fd); errno = e; }
 	return fp;
@@ -316,7 +320,7 @@ static rk_status_t rio_open_in_place(rio_out_t *o, const char *path, int own)
 		return RK_EIO;
 	}
 	o->fd = fd;
-	o->bgzf = rio_out_wants_bgzf(path);
+	o->bgzf = rio_compress || rio_out_wants_bgzf(path);
 	return RK_OK;
 }
 
@@ -339,6 +343,18 @@ static int rio_open_temp(rio_out_t *o)
 rk_status_t rio_out_open(rio_out_t *o, const char *path)
 {
 	memset(o, 0, sizeof *o);
+	if (rio_is_stdout(path) && rio_compress) {
+		/* BGZF on a duplicate of stdout, closed at commit (stdout itself stays open) */
+		fflush(stdout);
+		int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0 || !(o->fp = rio_out_stream(fd, "-"))) {
+			rk_set_error("stdout: cannot write BGZF: %s", strerror(errno));
+			return RK_EIO;
+		}
+		o->fd = fd;
+		o->bgzf = 1;
+		return RK_OK;
+	}
 	if (rio_is_stdout(path)) { o->fp = stdout; return RK_OK; }
 	struct stat sb;
 	int exists = 0, own = rio_own_fd(path);
@@ -362,7 +378,7 @@ rk_status_t rio_out_open(rio_out_t *o, const char *path)
 	else { mode_t m = umask(0); umask(m); fchmod(fd, 0666 & ~m); }
 	if (!(o->fp = rio_out_stream(fd, path))) { rio_out_abort(o); goto oom; }
 	o->fd = fd;
-	o->bgzf = rio_out_wants_bgzf(path);
+	o->bgzf = rio_compress || rio_out_wants_bgzf(path);
 	return RK_OK;
 oom:
 	rk_set_error("%s: out of memory", path);

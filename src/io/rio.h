@@ -33,6 +33,8 @@ int rio_get_threads(void);
  * (which it owns and closes, also when it fails; fileno is -1), NULL with errno when it cannot
  * be made */
 int rio_out_wants_bgzf(const char *path);
+/* --compress: every output opened after it is BGZF, stdout too */
+void rio_set_compress(int on);
 FILE *rio_bgzf_stream(int fd, int threads);
 /* the errno of this thread's last failed BGZF write or close (0: none since the stream opened) */
 int rio_bgzf_errno(void);
