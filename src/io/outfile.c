@@ -300,13 +300,15 @@ static int rio_compress;
 
 void rio_set_compress(int on) { rio_compress = on; }
 
-/* fd as a stream: BGZF where the name or --compress asks for it, else plain. On failure fd is closed. */
-static FILE *rio_out_stream(int fd, const char *path)
+/* o->fp on fd: BGZF where the name or --compress asks for it, else plain; o->fd and o->bgzf
+ * set. 0 with errno on failure, fd closed. */
+static int rio_out_stream(rio_out_t *o, int fd, const char *path)
 {
-	if (rio_compress || rio_out_wants_bgzf(path)) return rio_bgzf_stream(fd, rio_get_threads());
-	FILE *fp = fdopen(fd, "w");
-	if (!fp) { int e = errno; close(fd); errno = e; }
-	return fp;
+	o->bgzf = rio_compress || rio_out_wants_bgzf(path);
+	o->fp = o->bgzf ? rio_bgzf_stream(fd, rio_get_threads()) : fdopen(fd, "w");
+	if (!o->fp && !o->bgzf) { int e = errno; close(fd); errno = e; }
+	o->fd = fd;
+	return o->fp != 0;
 }
 
 /* In place: a descriptor of ours (dup'ed, so closing the output leaves it open) or a
@@ -314,13 +316,11 @@ static FILE *rio_out_stream(int fd, const char *path)
 static rk_status_t rio_open_in_place(rio_out_t *o, const char *path, int own)
 {
 	int fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || !(o->fp = rio_out_stream(fd, path))) {
+	if (fd < 0 || !rio_out_stream(o, fd, path)) {
 		rk_set_error("%s: cannot open for writing: %s", path, strerror(errno));
 		free(o->path); o->path = 0;
 		return RK_EIO;
 	}
-	o->fd = fd;
-	o->bgzf = rio_compress || rio_out_wants_bgzf(path);
 	return RK_OK;
 }
 
@@ -347,12 +347,10 @@ rk_status_t rio_out_open(rio_out_t *o, const char *path)
 		/* BGZF on a duplicate of stdout, closed at commit (stdout itself stays open) */
 		fflush(stdout);
 		int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (fd < 0 || !(o->fp = rio_out_stream(fd, "-"))) {
+		if (fd < 0 || !rio_out_stream(o, fd, "-")) {
 			rk_set_error("stdout: cannot write BGZF: %s", strerror(errno));
 			return RK_EIO;
 		}
-		o->fd = fd;
-		o->bgzf = 1;
 		return RK_OK;
 	}
 	if (rio_is_stdout(path)) { o->fp = stdout; return RK_OK; }
@@ -376,9 +374,7 @@ rk_status_t rio_out_open(rio_out_t *o, const char *path)
 	/* the mode a new file would get (or the replaced file's) */
 	if (exists && stat(o->target, &sb) == 0) fchmod(fd, sb.st_mode & 07777);
 	else { mode_t m = umask(0); umask(m); fchmod(fd, 0666 & ~m); }
-	if (!(o->fp = rio_out_stream(fd, path))) { rio_out_abort(o); goto oom; }
-	o->fd = fd;
-	o->bgzf = rio_compress || rio_out_wants_bgzf(path);
+	if (!rio_out_stream(o, fd, path)) { rio_out_abort(o); goto oom; }
 	return RK_OK;
 oom:
 	rk_set_error("%s: out of memory", path);
