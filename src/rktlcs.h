@@ -184,6 +184,8 @@ void rk_common_init(rk_common_t *c);
  *                            below G are weighed as GPU ranks but compute on the CPU, the others
  *                            as ranks beyond the node's GPUs (",alone": they take nothing, as
  *                            under --backend gpu; src/mpi/plan/share.c)
+ *   RKTLCS_TEST_LEAK=R       tests, sanitizer builds only: rank R loses a block before its leak
+ *                            check (tests/mpi.sh wants it reported)
  *   RKTLCS_PROGRESS_FIRST=S  progress lines in batch logs (stderr not a terminal): the first, with
  *   RKTLCS_PROGRESS_EVERY=S  its ETA, after S seconds (default 5), then one every S (default 60) */
 typedef struct {

@@ -18,10 +18,11 @@ cli=$1 mpiexec=$2 gen=$3 tmp=$4 big=${5:-2000000} mid=${6:-200000}
 . "$(dirname "$0")/lib.sh"
 t_begin "$tmp"
 # the rank counts of each plan: every count in release; the sanitizer build, which checks
-# memory, takes the smallest and the largest of each (every plan and every way a rank takes
-# part: two ranks, ranks that wait, the path's pieces on four, ranks 4.. idle)
-np_model="2 3 4 5" np_band="2 4" np_tree="3 4 5"
-[ -n "${RKTLCS_TEST_SANITIZE:-}" ] && np_model="2 5" np_band="4" np_tree="3 5"
+# memory, takes one count per way a rank takes part (five ranks under the model and the tree,
+# four on the banded halves, ranks that wait at three, the path's pieces on four and ranks 4..
+# idle at five), since a launch of ASan ranks costs a second or two
+np_model="2 3 4 5" np_band="2 4" np_tree="3 4 5" np_cols="3 4 5" np_pcols="3 4 5" np_big="2 3 5"
+[ -n "${RKTLCS_TEST_SANITIZE:-}" ] && np_model="5" np_band="4" np_tree="5" np_cols="3" np_pcols="3 5" np_big="2 5"
 mpi() {  # np, plan (or ""), cells, args...
 	local np=$1 plan=$2 cells=$3; shift 3
 	RKTLCS_SPLIT_PLAN=$plan RKTLCS_SPLIT_CELLS=$cells timeout 600 "$mpiexec" --oversubscribe --bind-to none -np "$np" \
@@ -62,7 +63,8 @@ for args in "lev a.fa b.fa --path" "lev a.fa b.fa -k 300" "lev a.fa b.fa -k 3000
 	# what GPU ranks do from three on: ranks 0 and 1 meet on a column, the others wait; with the
 	# path on four ranks or more, its two pieces go to ranks 0 and 2, 1 and 3 (split_pairs.c),
 	# each split on a column again, and ranks from 4 on compute nothing
-	for np in $np_tree; do
+	cols=$np_cols; case "$args" in *--path*) cols=$np_pcols ;; esac
+	for np in $cols; do
 		rm -f cols.json
 		mpi $np cols 1000 $args -v --stats cols.json
 		rc=$?
@@ -87,7 +89,7 @@ grep -Eq "split: lev 1000 x .*: one rank( \(.*)?$" err && cmp -s ref.tsv np.tsv 
 "$gen" 1 "$big" 1 77 A.fa B.fa > /dev/null
 for args in "lev A.fa B.fa --path" "lcs A.fa B.fa --seq --path" "lev A.fa B.fa -k 30000"; do
 	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one-rank run failed"; continue; }
-	for np in 2 3 5; do
+	for np in $np_big; do
 		[ "$np" = 3 ] && [ "${args%% *}" = lcs ] && continue
 		mpi $np "" 4294967296 $args -v
 		grep -Eq "split: .*: (one rank|two banded halves)( \(.*)?$" err && cmp -s ref.tsv np.tsv \
