@@ -15,7 +15,8 @@
 #        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), gscale (jobs/scale.sh
 #        on 1-2 GPUs), readbench, host (the tests that need a host of 8 CPUs or more: pair_busy_cpuset),
 #        ranks (jobs/bench-ranks.sh: every mode at np 1-32 on this node; RANKS_JOBS, RANKS_NP),
-#        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs)
+#        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs),
+#        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -56,6 +57,7 @@ for stage in "$@"; do
 	ranks) bash jobs/bench-ranks.sh build-gpu "${RANKS_JOBS:-rkt ham20k ham100k levlong levbatch levall lcsbatch}" "${RANKS_NP:-1 2 4 8 16 32}" "$OUT/ranks" 2>&1 \
 		| tail -${RANKS_TAIL:-120} || rc=1 ;;
 	calib) jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" 2>&1 | tee "$OUT/calib.txt" || rc=1 ;;
+	gz) bash jobs/bench-gz.sh build-gpu 16 2 2>&1 | tee "$OUT/gz.txt" || rc=1 ;;
 	levbatch) jobs/bench-lev-batch.sh build-gpu 16 "${LEVBATCH_PAIRS:-1000000}" 3 2>&1 | tee "$OUT/levbatch.txt" || rc=1 ;;
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
 	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?

@@ -113,6 +113,9 @@ typedef struct {
 	const char *stats;      /* --stats FILE: stage times as JSON (docs/DEVELOPING.md), or NULL */
 	const char *rates;      /* --rates FILE: auto's calibrated rates (docs/calibrate.md), or NULL */
 	int compress;           /* --compress: every output BGZF, stdout too (names ending in .gz are anyway) */
+	const char *reference;  /* --reference FILE: CRAM's reference, or NULL (htslib's REF_PATH) */
+	int keep_secondary;     /* --keep-secondary: SAM/BAM/CRAM secondary and supplementary records too */
+	int as_stored;          /* --as-stored: SAM/BAM/CRAM SEQ as stored, reverse strand not turned back */
 	int gpu_ranks;          /* not an option: the ranks from 0 that may use a GPU, as the inputs'
 	                         * heads show (rcli_mode); 0: every rank */
 } rk_common_t;

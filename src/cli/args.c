@@ -107,6 +107,11 @@ int rcli_common(rcli_args_t *a, rk_common_t *c, rcli_flags_t *f, rk_status_t *st
 		else if (!strcmp(v, "auto")) c->backend = RK_BACKEND_AUTO;
 		else { rk_set_error("--backend: '%s' is not cpu, gpu or auto", v); *st = RK_EINPUT; }
 	} else if (rcli_is(a, "--compress", 0)) c->compress = 1;
+	else if (rcli_is(a, "--keep-secondary", 0)) c->keep_secondary = 1;
+	else if (rcli_is(a, "--as-stored", 0)) c->as_stored = 1;
+	else if (rcli_is(a, "--reference", 0)) {
+		if (!(c->reference = rcli_file(a))) *st = RK_EINPUT;
+	}
 	else if (rcli_is(a, "--stats", 0)) {
 		if (!(c->stats = rcli_file(a))) *st = RK_EINPUT;
 	} else if (rcli_is(a, "--rates", 0)) {
@@ -122,6 +127,11 @@ void rcli_common_usage(FILE *fp, int with_backend, int with_paf)
 {
 	fprintf(fp, "  -o, --output FILE       write to FILE [stdout]; FILE.gz: BGZF, as bgzip writes it\n");
 	fprintf(fp, "      --compress          every output BGZF, stdout too\n");
+	fprintf(fp,
+"SAM, BAM and CRAM input (reads as sequenced, as `samtools fastq` gives them):\n"
+"      --reference FILE    CRAM's reference [htslib's REF_PATH, REF_CACHE]\n"
+"      --keep-secondary    keep secondary and supplementary records [left out]\n"
+"      --as-stored         SEQ as stored [reverse-strand records complemented back]\n");
 	if (with_paf) fprintf(fp, "      --format tsv|json|paf  output format [tsv]; paf with --path\n");
 	else fprintf(fp, "      --format tsv|json   output format [tsv]\n");
 	fprintf(fp,

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "mpi/run/ham_run.h"
+#include "io/rio.h"
 
 static void ham_usage(FILE *fp)
 {
@@ -55,7 +56,11 @@ static int ham_opt(void *op, rcli_args_t *a, rk_status_t *st)
 
 static void ham_inputs(void *o, const char **in, int n) { ((ham_run_opt_t *)o)->input = n ? in[0] : 0; }
 static rk_status_t ham_check(const void *o) { return ham_run_opt_check(o); }
-static rk_status_t ham_run(const rmpi_t *w, const void *o) { return rmpi_ham_run(w, o); }
+static rk_status_t ham_run(const rmpi_t *w, const void *o)
+{
+	rio_set_sam_refuse_aligned(1);   /* aligned reads are no alignment's columns */
+	return rmpi_ham_run(w, o);
+}
 static int ham_gpu_ranks(const void *o) { return rmpi_guess_ham_ranks(((const ham_run_opt_t *)o)->input); }
 static double ham_guess(const void *o, double th, double *g) { return rmpi_guess_ham(((const ham_run_opt_t *)o)->input, th, g); }
 

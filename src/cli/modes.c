@@ -288,6 +288,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	c->threads = rmpi_threads(&w, c);
 	rio_set_threads(c->threads);
 	rio_set_compress(c->compress);
+	rio_set_sam(c->reference, c->keep_secondary, c->as_stored);
 	if (want_gpu && hint < 0 && !peers) rgpu_visible_own(w.local_rank);
 	/* warmed a device that is not this rank's (the device is the local rank modulo the count) */
 	if (hint >= 0 && hint != w.local_rank) {

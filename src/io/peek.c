@@ -28,6 +28,17 @@ static int head_next, head_reads;
 
 int rio_peek_reads(void) { return head_reads; }
 
+/* SAM, BAM or CRAM: records of no line structure ours, so no estimate is made from the head
+ * (a SAM header line is "@XY<TAB>", a headerless SAM line has ten tabs or more) */
+static int peek_is_sam(const char *b, ssize_t n)
+{
+	if (n >= 4 && (!memcmp(b, "BAM\1", 4) || !memcmp(b, "CRAM", 4))) return 1;
+	if (n >= 4 && b[0] == '@' && b[3] == '\t') return 1;
+	int tabs = 0;
+	for (ssize_t i = 0; i < n && b[i] != '\n'; i++) tabs += b[i] == '\t';
+	return tabs >= 10;
+}
+
 /* The first PEEK_BYTES (inflated) of a regular file (*buf, kept here): their number (<= 0:
  * none), its size in *size and whether it is compressed in *packed. */
 static ssize_t peek_head(const char *path, const char **buf, double *size, int *packed)
@@ -56,7 +67,7 @@ static ssize_t peek_head(const char *path, const char **buf, double *size, int *
 	*buf = h->buf;
 	*packed = h->packed;
 	*size = (double)sb.st_size;
-	return h->n;
+	return peek_is_sam(h->buf, h->n) ? 0 : h->n;
 }
 
 int rio_peek_input(const char *path, rio_peek_t *pk)

@@ -18,7 +18,9 @@
 #include <htslib/bgzf.h>
 #include <htslib/hts.h>
 #include <htslib/hts_log.h>
+#include <htslib/hfile.h>
 #include "io/rio.h"
+#include "io/rio_sam.h"
 #include "io/inflate.h"
 
 #define RIO_BUF (1 << 17)          /* bytes read from the stream at a time */
@@ -57,6 +59,8 @@ struct rio_file_s {
 	char *path;
 	char *name;                /* current record's name */
 	const uint8_t *norm;       /* rio_norm, or rio_norm_keep with case kept */
+	rio_sam_t *sam;            /* SAM, BAM or CRAM (sam_in.c): fp is NULL */
+	int64_t kept;              /* records of sam kept */
 };
 
 
@@ -174,7 +178,13 @@ rio_file_t *rio_open(const char *path)
 	}
 	f->norm = rio_norm;
 	errno = 0;
-	f->fp = bgzf_open(path, "r");
+	/* what the content is, from a peek that leaves the stream whole (stdin too) */
+	hFILE *h = hopen(path, "r");
+	if (h && rio_sam_format(h, path)) {
+		if (!(f->sam = rio_sam_open(h, path))) { free(f->buf); free(f->path); free(f); return 0; }
+		return f;
+	}
+	if (h && !(f->fp = bgzf_hopen(h, "r"))) hclose_abruptly(h);
 	if (!f->fp) {
 		rk_set_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
 		free(f->buf); free(f->path); free(f);
@@ -191,7 +201,9 @@ void rio_close(rio_file_t *f)
 {
 	if (!f) return;
 	if (f->pipe) { rio_pipe_stop(f); f->buf = 0; }  /* buf was one of the pipe's blocks */
-	if (f->fp) { bgzf_close(f->fp); free(f->buf); rio_inf_free(&f->inf); }
+	if (f->fp) { bgzf_close(f->fp); rio_inf_free(&f->inf); }
+	if (f->fp || f->sam) free(f->buf);
+	rio_sam_close(f->sam);
 	free(f->line); free(f->name); free(f->path);
 	free(f);
 }
@@ -399,9 +411,33 @@ static int rio_skip_blank(rio_file_t *f)
 	return c;
 }
 
+/* A SAM, BAM or CRAM record as a read (sam_in.c decides which are kept and how). */
+static rk_status_t rio_sam_record(rio_file_t *f, rio_reads_t *r, int *eof)
+{
+	rio_sam_rec_t rec = { .n_read = f->rec };
+	char why[512];
+	rk_status_t st = RK_OK;
+	const int got = rio_sam_next(f->sam, f->norm, &rec, why, sizeof why, &st);
+	/* at the end the last record read stays named (a truncated file's message names it) */
+	if (rec.n_read != f->rec) { free(f->name); f->name = rec.name ? strdup(rec.name) : 0; }
+	f->rec = rec.n_read;
+	if (got < 0) { rio_fail(f, "%s", why); return st; }
+	if (got == 0) {
+		*eof = 1;
+		if (f->kept == 0 && !f->allow_empty)
+			RIO_FAIL(f->rec ? "no reads: every record is secondary or supplementary (--keep-secondary keeps them)"
+			                : "empty file: no SAM/BAM/CRAM records");
+		return RK_OK;
+	}
+	f->kept++;
+	if (rio_reads_push(r, rec.name, rec.seq, rec.len)) { rio_fail(f, "out of memory"); return RK_ERES; }
+	return RK_OK;
+}
+
 static rk_status_t rio_read_record(rio_file_t *f, rio_reads_t *r, int *eof)
 {
 	*eof = 0;
+	if (f->sam) return rio_sam_record(f, r, eof);
 	int c = rio_skip_blank(f);
 	if (c == -3) return rio_stream_error(f, -3);
 	if (c == -1) {

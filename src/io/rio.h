@@ -22,6 +22,13 @@ void rio_close(rio_file_t *f);
 /* Keep the case of letters (U->T and u->t still apply); default: upper-case. */
 void rio_keep_case(rio_file_t *f, int keep);
 
+/* SAM, BAM and CRAM input (sam_in.c, detected by content like the rest): CRAM's reference
+ * (NULL: htslib's REF_PATH rules; copied), secondary and supplementary records kept, SEQ as
+ * stored (reverse-strand records not complemented back). Defaults: NULL, 0, 0. */
+void rio_set_sam(const char *reference, int keep_secondary, int as_stored);
+/* hamming: a mapped record is an error (its columns are not an alignment's) */
+void rio_set_sam_refuse_aligned(int on);
+
 /* Whole file; an empty file (no records) is an error. */
 rk_status_t rio_read_all(const char *path, rio_reads_t *r);
 rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case);
