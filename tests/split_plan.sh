@@ -2,12 +2,12 @@
 # How many ranks take part in a split pair (issue 30; docs/lev.md, "One pair on many ranks"):
 # whatever the plan - the cost model's, or forced (rank 0 alone, two banded halves) - np 1 to 5
 # on the CPU must give the one-rank output byte for byte: the distance, the CIGAR, the LCS and
-# its subsequence. Pairs of 1 kb to 200 kb, unrelated and 1%, 5% and 25% apart, all in one
+# its subsequence. Pairs of 1 kb to MID (100 kb in release), unrelated and 1%, 5% and 25% apart, all in one
 # file (RKTLCS_SPLIT_CELLS low: every pair is split), under lev --path, lev -k below and above
 # the distances, lev --path -k, lcs, lcs --seq --path (and ranks 0 and 1 on columns with the
 # others waiting, RKTLCS_SPLIT_PLAN=cols, as GPU ranks from three on; and the banded halves'
 # path on a tree of every rank, RKTLCS_SPLIT_PLAN=tree); then at the default threshold a 2 Mb pair
-# 1% apart and a 300 kb unrelated one. -v must name the plan: one rank for a 1 kb similar pair,
+# 1% apart and an unrelated one of MID x 1.5. -v must name the plan: one rank for a 1 kb similar pair,
 # never every rank over every cell for the 2 Mb pair, never banded halves for the unrelated one
 # (which way wins among the rest depends on the cores' load, measured by the plan).
 # Usage: split_plan.sh RKTLCS MPIEXEC GENPAIRS TMPDIR [BIG=2000000] [MID=200000]
@@ -98,7 +98,7 @@ for args in "lev A.fa B.fa --path" "lcs A.fa B.fa --seq --path" "lev A.fa B.fa -
 	done
 	check "$big bp at 1%: $args" 2 band 4294967296 $args
 done
-# an unrelated 300 kb pair: no band to prune with, so every rank over every cell (or rank 0
+# an unrelated pair of MID x 1.5: no band to prune with, so every rank over every cell (or rank 0
 # alone where the ranks keep too little of their speed side by side)
 un=$((mid + mid / 2))
 "$gen" 1 $un -1 78 A.fa B.fa > /dev/null
