@@ -61,8 +61,31 @@ stage_install() {
 	grep -q "$inst/bin/rktlcs" "$inst/share/rktlcs/jobs/rktlcs-slurm.sh" || { echo "job script does not name $inst/bin/rktlcs"; r=1; }
 	[ -s "$inst/share/man/man1/rktlcs.1" ] || { echo "no man page in $inst/share/man/man1"; r=1; }
 	[ -s "$inst/share/doc/rktlcs/rkt.md" ] || { echo "no docs in $inst/share/doc/rktlcs"; r=1; }
+	stage_install_lib "$inst" || r=1
 	rm -rf "$inst"
 	return $r
+}
+
+# the library as users take it (docs/library.md): the C example built with pkg-config and the
+# Python example run with only the install's prefix on the paths; both print what the command says
+stage_install_lib() {
+	local inst=$1 ex=docs/examples w out want pcp
+	w=$(mktemp -d)
+	pcp=$(echo "$inst"/lib*/pkgconfig "$inst"/lib/*/pkgconfig | tr ' ' ':')
+	cc "$ex/lib_example.c" $(PKG_CONFIG_PATH=$pcp pkg-config --cflags --libs rktlcs) -o "$w/ex" \
+		|| { echo "the C example does not build against the install"; rm -rf "$w"; return 1; }
+	out=$("$w/ex") || { echo "the C example failed"; rm -rf "$w"; return 1; }
+	printf '>r\nACGTTGCA\n' > "$w/a.fa"; printf '>g\nTTTTACGTAGCATTTT\n' > "$w/b.fa"
+	want=$("$inst/bin/rktlcs" lev "$w/a.fa" "$w/b.fa" --mode infix --path -q | tail -1 | cut -f5,7,8)
+	[ "$(echo "$out" | head -1 | cut -f2,3,5)" = "$want" ] || { echo "the C example says '$out', the command '$want'"; rm -rf "$w"; return 1; }
+	echo "C example against the install: $(echo "$out" | tr '\t\n' '  ')"
+	if command -v python3 > /dev/null; then
+		out=$(cd "$w" && env -u RKTLCS_LIB PYTHONPATH="$inst/lib/python3/dist-packages" python3 "$OLDPWD/$ex/lib_example.py") \
+			|| { echo "import rktlcs from the install failed"; rm -rf "$w"; return 1; }
+		[ "$(echo "$out" | head -1 | cut -f2,3,5)" = "$want" ] || { echo "the Python example says '$out', the command '$want'"; rm -rf "$w"; return 1; }
+		echo "Python example against the install: $(echo "$out" | head -2 | tr '\t\n' '  ')"
+	fi
+	rm -rf "$w"
 }
 
 # leaks are checked in the unit and the CLI tests (tests/lsan.supp names what is not ours)

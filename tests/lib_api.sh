@@ -1,0 +1,93 @@
+#!/bin/bash
+# librktlcs and its Python module (issue 61, docs/library.md): the library (tests/test_lib.c,
+# through the public header only) gives the command's numbers, CIGARs, subsequences, matrices
+# and Rkt-LCS on the same files: lev global, prefix and infix, with and without -k, lcs --seq
+# --path, hamming, Rkt-LCS; then the Python module against a naive DP on random and
+# adversarial pairs (empty, one symbol, lower case, U, N) and against the command.
+# Usage: lib_api.sh RKTLCS TEST_LIB LIBRKTLCS_SO GENPAIRS GENALN TMPDIR
+set -u
+cli=$1 tl=$2 so=$3 gen=$4 genaln=$5 tmp=$6
+src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
+t_begin "$tmp"
+rows() { grep -v '^#' "$1" | tail -n +2; }
+"$gen" 300 150 5 3 a.fa b.fa > /dev/null
+"$gen" 40 3000 25 4 la.fa lb.fa > /dev/null
+for f in "a.fa b.fa" "la.fa lb.fa"; do
+	set -- $f
+	"$cli" lev $1 $2 --path -q -o c.tsv; "$tl" lev $1 $2 global -1 > l.tsv
+	cmp -s <(rows c.tsv | awk -F'\t' '{ print $5 "\t0\t" $6 }') l.tsv && ok "lev $1: distances and CIGARs" || bad "lev $1: $(diff <(rows c.tsv | cut -f5,6) l.tsv | head -3)"
+	for m in prefix infix; do
+		"$cli" lev $1 $2 --mode $m --path -q -o c.tsv; "$tl" lev $1 $2 $m -1 > l.tsv
+		cmp -s <(rows c.tsv | awk -F'\t' '{ print $5 "\t" $7 "\t" $8 }') l.tsv && ok "lev --mode $m $1: distance, start, CIGAR" \
+			|| bad "lev --mode $m $1: $(diff <(rows c.tsv | cut -f5,7,8) l.tsv | head -3)"
+	done
+	"$cli" lev $1 $2 -k 20 -q -o c.tsv; "$tl" lev $1 $2 global 20 > l.tsv
+	# (the command writes '*' where the library gives -1: over k)
+	cmp -s <(rows c.tsv | cut -f5) <(cut -f1 l.tsv | sed 's/^-1$/*/') && ok "lev -k 20 $1: distances ($(grep -c '^-1' l.tsv) over k)" || bad "lev -k 20 $1"
+	"$cli" lcs $1 $2 --seq --path -q -o c.tsv; "$tl" lcs $1 $2 > l.tsv
+	cmp -s <(rows c.tsv | cut -f5-7) l.tsv && ok "lcs --seq --path $1" || bad "lcs $1: $(diff <(rows c.tsv | cut -f5-7) l.tsv | head -3)"
+done
+"$genaln" 200 500 5 2 > h.fa
+"$cli" hamming h.fa -q -o c.tsv; "$tl" hamming h.fa > l.tsv
+cmp -s <(rows c.tsv | cut -f2-) l.tsv && ok "hamming 200 x 500: the matrix" || bad "hamming: $(diff <(rows c.tsv | cut -f2-) l.tsv | head -2)"
+r=$src/data/sample/paper_1k_head.fa
+"$cli" "$r" -k 3 -t 20 -tau 10 -q -o c.tsv; "$tl" rkt "$r" 3 20 10 > l.tsv
+cmp -s <(rows c.tsv | cut -f1,3-5) l.tsv && ok "Rkt-LCS of the paper's first reads: $(cat l.tsv)" || bad "rkt: $(rows c.tsv) / $(cat l.tsv)"
+# the Python module
+if [ -n "${RKTLCS_TEST_SANITIZE:-}" ]; then echo "SKIP the Python module: the sanitizer build's library needs ASan's runtime first, which python3 has not"
+elif command -v python3 > /dev/null; then
+	RKTLCS_LIB=$so PYTHONPATH=$src/src/lib python3 - "$cli" <<'PY' > py.out 2>&1; rc=$?
+import random, subprocess, sys, rktlcs
+cli = sys.argv[1]
+def lev(a, b):
+    a, b = a.upper().replace('U', 'T'), b.upper().replace('U', 'T')
+    d = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        p, d[0] = d[0], i
+        for j in range(1, len(b) + 1):
+            p, d[j] = d[j], min(d[j] + 1, d[j - 1] + 1, p + (a[i - 1] != b[j - 1]))
+    return d[-1]
+def lcs(a, b):
+    a, b = a.upper().replace('U', 'T'), b.upper().replace('U', 'T')
+    d = [0] * (len(b) + 1)
+    for i in range(1, len(a) + 1):
+        p = 0
+        for j in range(1, len(b) + 1):
+            p, d[j] = d[j], p + 1 if a[i - 1] == b[j - 1] else max(d[j], d[j - 1])
+    return d[-1]
+rnd = random.Random(7)
+pairs = [('', ''), ('', 'ACGT'), ('A', ''), ('A', 'A'), ('acgu', 'ACGT'), ('NNNN', 'NNNN'), ('A' * 200, 'A' * 190 + 'C' * 3)]
+for _ in range(300):
+    la, lb = rnd.randrange(0, 150), rnd.randrange(0, 150)
+    al = rnd.choice(['ACGT', 'AC', 'ACGTN'])
+    a = ''.join(rnd.choice(al) for _ in range(la))
+    b = ''.join(rnd.choice(al) for _ in range(lb)) if rnd.random() < .5 else a[:lb] + ''.join(rnd.choice(al) for _ in range(rnd.randrange(3)))
+    pairs.append((a, b))
+bad = 0
+got = rktlcs.lev_batch([p[0] for p in pairs], [p[1] for p in pairs])
+for (a, b), g in zip(pairs, got):
+    if g != lev(a, b) or rktlcs.lcs(a, b) != lcs(a, b): bad += 1; print('differs:', a, b, g, lev(a, b))
+for a, b in pairs[:60]:
+    d = lev(a, b)
+    if rktlcs.lev(a, b, k=d) != d or (d > 0 and rktlcs.lev(a, b, k=d - 1) != -1): bad += 1; print('-k differs:', a, b)
+    r = rktlcs.lcs_align(a, b)
+    if r['length'] != lcs(a, b) or len(r['subsequence']) != r['length']: bad += 1; print('lcs_align differs:', a, b)
+# against the command: the pairs written as FASTA (the empty ones left out: the command refuses them)
+ps = [p for p in pairs if p[0] and p[1]]
+open('pa.fa', 'w').write(''.join('>a%d\n%s\n' % (i, p[0]) for i, p in enumerate(ps)))
+open('pb.fa', 'w').write(''.join('>b%d\n%s\n' % (i, p[1]) for i, p in enumerate(ps)))
+out = subprocess.run([cli, 'lev', 'pa.fa', 'pb.fa', '--path', '-q'], capture_output=True, text=True).stdout.splitlines()[2:]
+al = rktlcs.lev_batch([p[0] for p in ps], [p[1] for p in ps], cigar=True)
+for row, r in zip(out, al):
+    f = row.split('\t')
+    if int(f[4]) != r['distance'] or f[5] != r['cigar']: bad += 1; print('command differs:', row, r)
+h = rktlcs.hamming(['ACGT', 'ACGA', 'TCNA'])
+if [list(x) for x in h] != [[0, 1, 2], [1, 0, 1], [2, 1, 0]]: bad += 1; print('hamming (N is not counted):', h)
+print('python: %d pairs, %d rows against the command, %d differ' % (len(pairs), len(out), bad))
+sys.exit(1 if bad or len(out) != len(ps) else 0)
+PY
+	[ $rc -eq 0 ] && ok "$(tail -1 py.out)" || bad "the Python module: $(tail -5 py.out | tr '\n' '|')"
+else echo "SKIP the Python module: no python3"; fi
+echo "lib: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,88 @@
+/* librktlcs through its public header only (tests/lib.sh compares what this prints with the
+ * command's output on the same files):
+ *   test_lib lev A.fa B.fa MODE K   -> distance, start, CIGAR a pair (MODE global|prefix|infix, K -1: exact)
+ *   test_lib lcs A.fa B.fa          -> length, subsequence, path a pair
+ *   test_lib hamming F.fa           -> the matrix, a row a sequence
+ *   test_lib rkt F.fa K T TAU       -> index (1-based), pos, length, support of the Rkt-LCS
+ * Single-line or wrapped FASTA. Exit 1 on a library error (its text on stderr). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "librktlcs.h"
+
+typedef struct {
+	int64_t n;
+	char **seq;
+	int64_t *len;
+} fa_t;
+
+static void fa_read(const char *path, fa_t *f)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp) { perror(path); exit(2); }
+	char line[1 << 16];
+	memset(f, 0, sizeof *f);
+	while (fgets(line, sizeof line, fp)) {
+		size_t l = strcspn(line, "\r\n");
+		line[l] = 0;
+		if (line[0] == '>') {
+			f->seq = realloc(f->seq, sizeof *f->seq * (size_t)(f->n + 1));
+			f->len = realloc(f->len, sizeof *f->len * (size_t)(f->n + 1));
+			f->seq[f->n] = calloc(1, 1); f->len[f->n] = 0; f->n++;
+		} else if (f->n) {
+			int64_t k = f->n - 1;
+			f->seq[k] = realloc(f->seq[k], (size_t)(f->len[k] + (int64_t)l + 1));
+			memcpy(f->seq[k] + f->len[k], line, l + 1);
+			f->len[k] += (int64_t)l;
+		}
+	}
+	fclose(fp);
+}
+
+static int fail(void) { fprintf(stderr, "test_lib: %s\n", rkl_error()); return 1; }
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) { fprintf(stderr, "usage: see tests/test_lib.c\n"); return 2; }
+	fa_t a, b;
+	fa_read(argv[2], &a);
+	if (!strcmp(argv[1], "lev") && argc >= 6) {
+		fa_read(argv[3], &b);
+		rkl_lev_opt_t o;
+		rkl_lev_opt_init(&o);
+		o.mode = !strcmp(argv[4], "infix") ? RKL_INFIX : !strcmp(argv[4], "prefix") ? RKL_PREFIX : RKL_GLOBAL;
+		o.k = atoll(argv[5]);
+		o.cigar = 1;
+		rkl_lev_result_t *r = calloc((size_t)a.n + 1, sizeof *r);
+		if (rkl_lev_batch(a.n, (const char *const *)a.seq, a.len, (const char *const *)b.seq, b.len, &o, r)) return fail();
+		for (int64_t i = 0; i < a.n; i++) {
+			printf("%lld\t%lld\t%s\n", (long long)r[i].distance, (long long)r[i].b_start, r[i].cigar ? r[i].cigar : "*");
+			rkl_lev_result_free(&r[i]);
+		}
+		free(r);
+	} else if (!strcmp(argv[1], "lcs") && argc >= 4) {
+		fa_read(argv[3], &b);
+		rkl_lcs_opt_t o;
+		rkl_lcs_opt_init(&o);
+		o.subsequence = o.cigar = 1;
+		for (int64_t i = 0; i < a.n; i++) {   /* one pair at a time: rkl_lcs as well as the batch */
+			rkl_lcs_result_t r;
+			if (rkl_lcs(a.seq[i], a.len[i], b.seq[i], b.len[i], &o, &r)) return fail();
+			printf("%lld\t%s\t%s\n", (long long)r.length, r.subsequence, r.cigar);
+			rkl_lcs_result_free(&r);
+		}
+	} else if (!strcmp(argv[1], "hamming")) {
+		rkl_ham_opt_t o;
+		rkl_ham_opt_init(&o);
+		int64_t *d = malloc(sizeof *d * (size_t)(a.n * a.n + 1));
+		if (rkl_hamming(a.n, (const char *const *)a.seq, a.n ? a.len[0] : 0, &o, d)) return fail();
+		for (int64_t i = 0; i < a.n; i++)
+			for (int64_t j = 0; j < a.n; j++) printf("%lld%c", (long long)d[i * a.n + j], j + 1 < a.n ? '\t' : '\n');
+		free(d);
+	} else if (!strcmp(argv[1], "rkt") && argc >= 6) {
+		rkl_rkt_result_t r;
+		if (rkl_rkt(a.n, (const char *const *)a.seq, a.len, atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 0, &r)) return fail();
+		printf("%lld\t%lld\t%lld\t%lld\n", (long long)r.read + 1, (long long)r.pos, (long long)r.length, (long long)r.support);
+	} else { fprintf(stderr, "test_lib: bad arguments\n"); return 2; }
+	return 0;
+}
