@@ -13,8 +13,8 @@ base_pkgs="build-essential cmake make pkg-config libhts-dev zlib1g-dev libopenmp
 # runtimes (fuzz targets), edlib and WFA2-lib (second implementations for the lev tests and the
 # benchmarks' baselines), SLURM and munge (the job scripts' test on a private one-node
 # cluster), gnuplot (scaling plots), groff (the manual page's test), samtools (SAM, BAM and
-# CRAM test inputs and the FASTQ they stand for)
-test_pkgs="gzip gawk bc time tabix samtools python3 clang libomp-dev libclang-rt-dev libedlib-dev libwfa2-dev
+# CRAM test inputs and the FASTQ they stand for), numpy (the Python module's hamming array)
+test_pkgs="gzip gawk bc time tabix samtools python3 python3-numpy clang libomp-dev libclang-rt-dev libedlib-dev libwfa2-dev
            slurmctld slurmd slurm-client munge gnuplot-nox groff-base"
 pkgs=$base_pkgs
 if [ "${1:-}" = --test ]; then pkgs="$base_pkgs $test_pkgs"; shift; fi

@@ -84,6 +84,11 @@ for row, r in zip(out, al):
     if int(f[4]) != r['distance'] or f[5] != r['cigar']: bad += 1; print('command differs:', row, r)
 h = rktlcs.hamming(['ACGT', 'ACGA', 'TCNA'])
 if [list(x) for x in h] != [[0, 1, 2], [1, 0, 1], [2, 1, 0]]: bad += 1; print('hamming (N is not counted):', h)
+try:
+    import numpy
+    if not isinstance(h, numpy.ndarray) or h.shape != (3, 3): bad += 1; print('hamming: not a 3 x 3 numpy array with numpy present:', type(h))
+except ImportError:
+    pass
 print('python: %d pairs, %d rows against the command, %d differ' % (len(pairs), len(out), bad))
 sys.exit(1 if bad or len(out) != len(ps) else 0)
 PY

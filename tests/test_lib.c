@@ -39,12 +39,18 @@ static void fa_read(const char *path, fa_t *f)
 	fclose(fp);
 }
 
+static void fa_free(fa_t *f)
+{
+	for (int64_t i = 0; i < f->n; i++) free(f->seq[i]);
+	free(f->seq); free(f->len);
+}
+
 static int fail(void) { fprintf(stderr, "test_lib: %s\n", rkl_error()); return 1; }
 
 int main(int argc, char **argv)
 {
 	if (argc < 3) { fprintf(stderr, "usage: see tests/test_lib.c\n"); return 2; }
-	fa_t a, b;
+	fa_t a, b = { 0, 0, 0 };
 	fa_read(argv[2], &a);
 	if (!strcmp(argv[1], "lev") && argc >= 6) {
 		fa_read(argv[3], &b);
@@ -84,5 +90,6 @@ int main(int argc, char **argv)
 		if (rkl_rkt(a.n, (const char *const *)a.seq, a.len, atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), 0, &r)) return fail();
 		printf("%lld\t%lld\t%lld\t%lld\n", (long long)r.read + 1, (long long)r.pos, (long long)r.length, (long long)r.support);
 	} else { fprintf(stderr, "test_lib: bad arguments\n"); return 2; }
+	fa_free(&a); fa_free(&b);
 	return 0;
 }
