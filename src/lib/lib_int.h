@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "rktlcs.h"
+#include "lib/librktlcs.h"
 
 /* n bytes of s into d as the command reads them: upper case (unless keep_case), U as T */
 static inline void lib_norm(char *d, const char *s, int64_t n, int keep_case)
@@ -15,5 +16,8 @@ static inline void lib_norm(char *d, const char *s, int64_t n, int keep_case)
 		d[i] = c == 'U' ? 'T' : c == 'u' ? 't' : c;
 	}
 }
+
+/* the algo layer's status as the library's */
+static inline rkl_status_t lib_status(rk_status_t st) { return st == RK_OK ? RKL_OK : st == RK_ERES ? RKL_ENOMEM : RKL_EINPUT; }
 
 #endif

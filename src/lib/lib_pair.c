@@ -49,8 +49,6 @@ static rkl_status_t lib_pairs(int64_t n, const char *const *a, const int64_t *la
 	return RKL_OK;
 }
 
-static rkl_status_t lib_status(rk_status_t st) { return st == RK_OK ? RKL_OK : st == RK_ERES ? RKL_ENOMEM : RKL_EINPUT; }
-
 rkl_status_t rkl_lev_batch(int64_t n, const char *const *a, const int64_t *la, const char *const *b, const int64_t *lb,
                            const rkl_lev_opt_t *o, rkl_lev_result_t *r)
 {

@@ -60,7 +60,7 @@ rkl_status_t rkl_hamming(int64_t n, const char *const *seq, int64_t len, const r
 	memset(&h, 0, sizeof h);
 	rk_status_t st = n ? ham_set_init(&h, &r, &ho) : RK_OK;
 	lib_reads_free(&r);
-	if (st) return st == RK_ERES ? RKL_ENOMEM : RKL_EINPUT;
+	if (st) return lib_status(st);
 #pragma omp parallel for schedule(dynamic, 16) num_threads(o->threads > 0 ? o->threads : omp_get_max_threads()) if (n > 64)
 	for (int64_t i = 0; i < n; i++)
 		for (int64_t j = 0; j < n; j++) dist[i * n + j] = i == j ? 0 : (int64_t)ham_dist(&h, i, j, UINT32_MAX);
@@ -92,5 +92,5 @@ rkl_status_t rkl_rkt(int64_t n, const char *const *seq, const int64_t *len, int6
 	if (c) rkt_set_free(&set);
 	free(c);
 	lib_reads_free(&r);
-	return st == RK_OK ? RKL_OK : st == RK_ERES ? RKL_ENOMEM : RKL_EINPUT;
+	return lib_status(st);
 }
