@@ -223,6 +223,7 @@ typedef struct {
 	int lev_wave;             /* lev batches: 0 wavefronts where they pay, -1 never, 1 every pair (tests) */
 	int standin_gpus;         /* tests: the node is taken to have this many GPUs, which the CPU stands in for (0: none) */
 	int standin_alone;        /* tests: ... and those ranks compute alone, as under --backend gpu */
+	int no_solo;              /* tests: lev/lcs jobs keep every rank on a node of one GPU (RKTLCS_SOLO=0) */
 } rk_tune_t;
 extern rk_tune_t rk_tune;
 rk_status_t rk_tune_init(void);   /* RK_EINPUT: a variable that must be a number is not */

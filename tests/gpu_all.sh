@@ -3,7 +3,8 @@
 # byte-identical to the CPU backend on random reads (mixed lengths, tiny ones, N and IUPAC
 # codes, duplicates and 3% copies) and adversarial ones (all identical; a read of 4096 bases,
 # the widest batch class; one of 5000, which sends the set to the general path), with and
-# without --max-dist and -k, TSV and JSON, under mpirun -np 1 and 3 sharing one GPU, and with
+# without --max-dist and -k, TSV and JSON, under mpirun -np 1 and 3 sharing one GPU (RKTLCS_SOLO=0:
+# not rank 0 alone, as a node of one GPU would have it), and with
 # a device-memory limit too small for the reads and a tile (the general path, same output).
 # Exit 77 (skipped) without a usable CUDA device.
 set -u
@@ -30,7 +31,7 @@ gen() {  # N LO HI SEED
 }
 both() {  # label, env, file, args... (np from NP)
 	local lab=$1 env=$2 in=$3; shift 3
-	local run=(); [ "${NP:-1}" -gt 1 ] && run=("$mpiexec" --oversubscribe -np $NP -x RKTLCS_ALL_NOFILTER)
+	local run=(); [ "${NP:-1}" -gt 1 ] && run=("$mpiexec" --oversubscribe -np $NP -x RKTLCS_ALL_NOFILTER -x RKTLCS_SOLO=0)
 	env $env "${run[@]}" "$cli" lev --all "$in" "$@" --backend cpu -o "$tmp/cpu.out" -q || { bad "$lab: cpu run failed"; return; }
 	env $env "${run[@]}" "$cli" lev --all "$in" "$@" --backend gpu -o "$tmp/gpu.out" 2> "$tmp/gpu.err" \
 		|| { bad "$lab: gpu run failed: $(tail -2 "$tmp/gpu.err")"; return; }
@@ -58,7 +59,7 @@ both "rand, --device-memory 64K (the general path)" RKTLCS_ALL_NOFILTER=1 "$tmp/
 pairs() {  # label, expect (indices|packed), mode, files and args...
 	local lab=$1 want=$2 mode=$3; shift 3
 	export RKTLCS_NEAR_PLAN="${RKTLCS_NEAR_PLAN:-}"   # set for mpirun's -x; empty: the cost model's plan
-	local run=(); [ "${NP:-1}" -gt 1 ] && run=("$mpiexec" --oversubscribe -np $NP -x RKTLCS_NEAR_PLAN)
+	local run=(); [ "${NP:-1}" -gt 1 ] && run=("$mpiexec" --oversubscribe -np $NP -x RKTLCS_NEAR_PLAN -x RKTLCS_SOLO=0)
 	"${run[@]}" "$cli" $mode "$@" --backend cpu -o "$tmp/cpu.out" -q || { bad "$lab: cpu run failed"; return; }
 	"${run[@]}" "$cli" $mode "$@" --backend gpu -v -o "$tmp/gpu.out" 2> "$tmp/gpu.err" || { bad "$lab: gpu run failed: $(tail -2 "$tmp/gpu.err")"; return; }
 	local got=packed; grep -q 'blocks go up as indices' "$tmp/gpu.err" && got=indices

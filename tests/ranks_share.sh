@@ -45,5 +45,19 @@ for args in "${jobs[@]}"; do
 		done
 	done
 done
+# lev and lcs on a node of one GPU, the threads not given: rank 0 does the job alone with the
+# node's cores and the others wait, getting none of the reads (pair_run.c, rmpi_solo)
+for args in "lev pa.fa pb.fa --path" "lcs pa.fa pb.fa --seq" "lev --all aa.fa"; do
+	# shellcheck disable=SC2086
+	"$cli" $args --backend cpu --threads 1 -q -o ref.tsv || { bad "$args: one rank failed"; continue; }
+	# shellcheck disable=SC2086
+	RKTLCS_GPU_STANDIN=1 timeout 300 "$mpiexec" --oversubscribe --bind-to none -np 3 -x RKTLCS_GPU_STANDIN \
+		"$cli" $args --backend cpu -v -o np.tsv 2> err
+	rc=$? say=$(grep -m1 -o "ranks: rank 0 alone.*" err)
+	if [ $rc -ne 0 ]; then bad "$args np=3 solo: exit $rc: $(grep -v '^\[rktlcs\] debug' err | head -3)"
+	elif ! cmp -s ref.tsv np.tsv; then bad "$args np=3 solo: the output differs: $(diff ref.tsv np.tsv | head -3)"
+	elif [ -z "$say" ] || ! grep -q ", 1 rank, " err; then bad "$args np=3 solo: -v does not say rank 0 alone, or the summary counts other ranks: '$say'"
+	else ok "$args np=3, one GPU, threads not given: ${say#ranks: }"; fi
+done
 echo "ranks_share: $pass passed, $fail failed"
 [ $fail -eq 0 ]

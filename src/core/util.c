@@ -164,6 +164,7 @@ rk_status_t rk_tune_init(void)
 		rk_tune.standin_gpus = atoi(v);
 		rk_tune.standin_alone = strstr(v, ",alone") != 0;
 	}
+	if ((v = getenv("RKTLCS_SOLO")) && *v) rk_tune.no_solo = !strcmp(v, "0");
 	if ((v = getenv("RKTLCS_LEV_WAVE")) && *v) rk_tune.lev_wave = !strcmp(v, "all") ? 1 : !strcmp(v, "0") ? -1 : 0;
 	if ((v = getenv("RKTLCS_NEAR_PLAN")) && *v) rk_tune.near_plan = !strcmp(v, "exact") ? -1 : atoi(v);
 	if ((v = getenv("RKTLCS_START_TIMEOUT")) && *v) st = rk_tune_timeout(v);

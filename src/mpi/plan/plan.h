@@ -187,6 +187,11 @@ int rmpi_gpu_slot(int local_rank);
  * a CPU rank's share costs over what the rates count (Rkt-LCS: 2, each of its reads walked
  * against all where one rank walks each pair once). -v says the split. RK_ERES when out of memory. */
 rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, rmpi_be_t *be, double *wt);
+/* Collective, before the read of a lev/lcs job: 1 where rank 0 does it alone, as one process
+ * with the node's cores, and the others wait: every rank on one node of one GPU, the threads
+ * not given, no test switch. *one is then rank 0's world of itself (the others': size 0);
+ * the caller frees it with rmpi_sub_free on every rank. -v says it. */
+int rmpi_solo(const rmpi_t *w, const rk_common_t *c, rmpi_t *one);
 /* The CPU threads of this rank once its share is known: rmpi_threads's, or where the CPU ranks
  * beside it take nothing, a GPU rank's part of the node's cores (be->threads) */
 int rmpi_be_threads(const rmpi_t *w, const rk_common_t *c, const rmpi_be_t *be);

@@ -110,3 +110,22 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 	free(all);
 	return RK_OK;
 }
+
+/* A node of one GPU gives lev and lcs nothing from its other ranks: their CPU share does not
+ * pay for the job (share_weights), and sharing the reads with them and gathering their rows
+ * made every count above one slower than one rank (docs/SCALING.md). Decided before the read,
+ * so that the waiting ranks get none of it. */
+int rmpi_solo(const rmpi_t *w, const rk_common_t *c, rmpi_t *one)
+{
+	*one = *w;
+	if (!w->mpi || w->size < 2 || w->nodes != 1) return 0;
+	const int fit = share_node_gpus() == 1 && !c->threads_given && !getenv("OMP_NUM_THREADS") && !rk_tune.no_solo
+	                && !rk_tune.split_plan && rk_tune.gpu_ranks >= 0;
+	if (rmpi_any(w, !fit)) return 0;
+	rmpi_sub(w, 1, one);
+	one->local_size = 1;   /* rank 0's world: a node of its own */
+	if (w->rank == 0)
+		rk_debug("ranks: rank 0 alone with the node's one GPU and %d threads; the other %d ranks wait (the reads and rows shared among them would cost more than they add)",
+		         c->threads_alone, w->size - 1);
+	return 1;
+}

@@ -601,7 +601,7 @@ static void pair_job_free(pair_job_t *j)
 	aln_rplanes_free(&j->rtab);
 }
 
-rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
+static rk_status_t pair_job(const rmpi_t *w, const rmpi_pairs_t *s)
 {
 	pair_job_t j;
 	memset(&j, 0, sizeof j);
@@ -622,4 +622,22 @@ rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
 	pair_job_free(&j);
 	rk_debug("%s: rank %d: the job's memory freed in %.3f s", pair_mode(s), w->rank, rk_realtime() - tf);
 	return st;
+}
+
+rk_status_t rmpi_pairs_run(const rmpi_t *w, const rmpi_pairs_t *s)
+{
+	rmpi_t one;
+	if (!rmpi_solo(w, s->c, &one)) return pair_job(w, s);
+	rk_status_t st = RK_OK;
+	if (w->rank == 0) {
+		/* the threads of a rank alone on the node (rmpi_threads_alone), for its read too */
+		rk_common_t c = *s->c;
+		rmpi_pairs_t s1 = *s;
+		c.threads = c.threads_alone;
+		s1.c = &c;
+		rio_set_threads(c.threads);
+		st = pair_job(&one, &s1);
+	}
+	rmpi_sub_free(&one);
+	return rmpi_agree_idle(w, st);
 }
