@@ -6,7 +6,7 @@
 # the launcher's floor: a job of two 10 bp sequences on the CPU, so that what the ranks cost
 # rktlcs can be told from what they cost mpirun.
 # Usage: jobs/bench-ranks.sh BUILD [JOBS] [RANKS="1 2 4 8 16 32"] [OUTDIR=/tmp/ranks]
-#   JOBS: names from: rkt ham20k ham100k levlong levbatch levall lcsbatch [all of them]
+#   JOBS: names from: rkt rkt200k ham20k ham100k levlong levbatch levall lcsbatch [all of them]
 # Writes OUTDIR/ranks.csv (docs/scaling/*.csv's columns) and prints the table last.
 set -uo pipefail
 build=$1 jobs=${2:-rkt ham20k ham100k levlong levbatch levall lcsbatch} ranks=${3:-1 2 4 8 16 32} out=${4:-/tmp/ranks}
@@ -56,6 +56,8 @@ for j in $jobs; do
 	case $j in
 	rkt) [ -s "$d/r100k.fa" ] || "$T/rkt_genreads" 100000 51 1 > "$d/r100k.fa"
 		for be in auto gpu; do run "rkt 100k x 51, k10 t1000 tau15" rkt $be "$d/r100k.fa" -k 10 -t 1000 -tau 15; done ;;
+	rkt200k) [ -s "$d/r200k.fa" ] || "$T/rkt_genreads" 200000 51 1 > "$d/r200k.fa"
+		for be in auto gpu; do run "rkt 200k x 51, k10 t1000 tau15" rkt $be "$d/r200k.fa" -k 10 -t 1000 -tau 15; done ;;
 	ham20k) [ -s "$d/h20k.fa" ] || "$T/rkt_genaln" 20000 30000 1 1 > "$d/h20k.fa"
 		for be in auto gpu; do run "hamming 20k x 30k, --max-dist 50" hamming $be hamming "$d/h20k.fa" --max-dist 50; done ;;
 	ham100k) [ -s "$d/h100k.fa" ] || "$T/rkt_genaln" 100000 30000 1 1 > "$d/h100k.fa"
