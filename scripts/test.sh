@@ -100,8 +100,10 @@ stage_asan_cli() {
 }
 
 stage_fuzz() {
+	# line tables, not full debug information: a crash's stack still names its lines, and the
+	# build takes less of the stage (executions per second unchanged)
 	CC=clang RK_TARGETS="fuzz_input fuzz_rkt fuzz_ham fuzz_lev fuzz_lcs" scripts/setup.sh --test build-fuzz \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" -DRKTLCS_FUZZ=ON -DRKTLCS_CUDA=OFF
 	bash tests/fuzz/run.sh build-fuzz "${FUZZ_SECONDS:-60}"
 }
 

@@ -4,6 +4,8 @@
 #include "algo/near_apx.h"
 
 #define APX_DIRECT_BITS 22  /* keys of up to 22 bits are their own bucket (2^22 starts: 16 MB) */
+#define APX_DIRECT_SPARSE 8 /* ... where the table has at least one entry per 8 buckets: a few
+                             * hundred reads zeroed and walked 16 MB tables, most of their run */
 
 typedef struct {
 	int bits, direct;
@@ -90,7 +92,7 @@ static void apx_put(apx_idx_t *t, int pass, uint64_t key, uint32_t e)
 static int apx_alloc(apx_idx_t *t, int keybits, int64_t cnt)
 {
 	if (!cnt) return 0;
-	t->direct = keybits <= APX_DIRECT_BITS;
+	t->direct = keybits <= APX_DIRECT_BITS && ((uint64_t)1 << keybits) <= APX_DIRECT_SPARSE * (uint64_t)cnt;
 	if (t->direct) t->bits = keybits;
 	else { t->bits = 4; while (t->bits < 40 && ((uint64_t)1 << t->bits) < (uint64_t)cnt) t->bits++; }
 	const uint64_t nb = (uint64_t)1 << t->bits;

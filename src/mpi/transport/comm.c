@@ -115,8 +115,10 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	 * libhwloc-plugins) starts every GPU of the node to list it: `mpirun -np 1 true` took 1.07-
 	 * 1.28 s on 4 H100, 0.09 s without the GPU plugins. MPI needs no GPU in its topology; a
 	 * user's own HWLOC_COMPONENTS is kept. mpirun's own discovery happens before this process
-	 * runs: README, "GPU nodes" */
-	setenv("HWLOC_COMPONENTS", RMPI_HWLOC_OFF, 0);
+	 * runs: README, "GPU nodes". Ranks all on one node need no PCI devices either (between
+	 * nodes, the network cards' places do): reading every device's PCI configuration through
+	 * sysfs was a sixth of a small job's start on a virtual machine. */
+	setenv("HWLOC_COMPONENTS", rmpi_one_node_hint() ? RMPI_HWLOC_OFF RMPI_HWLOC_IO_OFF : RMPI_HWLOC_OFF, 0);
 	/* Open MPI tries its matching transports (pml cm: libfabric, PSM, PSM2) before the
 	 * ordinary one (ob1: shared memory on a node, TCP or verbs between nodes): their probing
 	 * was 0.19 s of MPI_Init's 0.23 s on a 2-core VM with no fabric (Debian's Open MPI

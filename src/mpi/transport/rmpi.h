@@ -24,6 +24,8 @@ typedef struct {
 int rmpi_local_rank_hint(void);
 /* hwloc's GPU plugins, off in MPI_Init unless HWLOC_COMPONENTS is set (rmpi_init) */
 #define RMPI_HWLOC_OFF "-opencl,-cuda,-nvml,-rsmi,-levelzero,-gl"
+/* ... and its I/O discovery, where every rank is on one node */
+#define RMPI_HWLOC_IO_OFF ",-pci,-linuxio"
 /* This process's rank in the job, the same way (0 for a plain process, -1 if unknown). */
 int rmpi_rank_hint(void);
 /* The node's ranks as the launcher gives them before MPI_Init: 1 for a plain process, -1 if
