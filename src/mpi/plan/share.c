@@ -31,11 +31,14 @@ static int share_is_gpu(const rmpi_t *w, const rmpi_be_t *be)
 	return be->use_gpu;
 }
 
+/* the user set the threads (--threads, -j or OMP_NUM_THREADS): a rank keeps them */
+static int share_threads_set(const rk_common_t *c) { return c->threads_given || getenv("OMP_NUM_THREADS"); }
+
 /* CPU ranks that take nothing leave their cores to the node's GPU ranks (their host threads
  * pack, unpack and format), unless the user set the threads */
 static void share_gpu_threads(const rmpi_t *w, const rk_common_t *c, rmpi_be_t *be, int ngpu)
 {
-	if (!share_is_gpu(w, be) || c->threads_given || getenv("OMP_NUM_THREADS")) return;
+	if (!share_is_gpu(w, be) || share_threads_set(c)) return;
 	const int local = w->local_size < ngpu ? w->local_size : ngpu, t = rmpi_threads(w, c);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = (int)(cores > 0 ? cores : 1) / (local > 0 ? local : 1);
@@ -119,8 +122,7 @@ int rmpi_solo(const rmpi_t *w, const rk_common_t *c, rmpi_t *one)
 {
 	*one = *w;
 	if (!w->mpi || w->size < 2 || w->nodes != 1) return 0;
-	const int fit = share_node_gpus() == 1 && !c->threads_given && !getenv("OMP_NUM_THREADS") && !rk_tune.no_solo
-	                && !rk_tune.split_plan && rk_tune.gpu_ranks >= 0;
+	const int fit = share_node_gpus() == 1 && !share_threads_set(c) && !rk_tune.no_solo && !rk_tune.split_plan && rk_tune.gpu_ranks >= 0;
 	if (rmpi_any(w, !fit)) return 0;
 	rmpi_sub(w, 1, one);
 	one->local_size = 1;   /* rank 0's world: a node of its own */
