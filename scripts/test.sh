@@ -79,6 +79,17 @@ stage_install_lib() {
 	want=$("$inst/bin/rktlcs" lev "$w/a.fa" "$w/b.fa" --mode infix --path -q | tail -1 | cut -f5,7,8)
 	[ "$(echo "$out" | head -1 | cut -f2,3,5)" = "$want" ] || { echo "the C example says '$out', the command '$want'"; rm -rf "$w"; return 1; }
 	echo "C example against the install: $(echo "$out" | tr '\t\n' '  ')"
+	# the static library, with what pkg-config --static adds (the CUDA runtime where built)
+	cc "$ex/lib_example.c" $(PKG_CONFIG_PATH=$pcp pkg-config --cflags rktlcs) "$inst"/lib*/librktlcs.a \
+		$(PKG_CONFIG_PATH=$pcp pkg-config --static --libs rktlcs | sed 's/ -lrktlcs / /') -o "$w/exs" && [ "$("$w/exs")" = "$out" ] \
+		|| { echo "the C example linked with librktlcs.a fails"; rm -rf "$w"; return 1; }
+	# the CMake package: find_package(rktlcs) and its target
+	mkdir -p "$w/cm" && cp "$ex/lib_example.c" "$w/cm/" && printf '%s\n' 'cmake_minimum_required(VERSION 3.18)' \
+		'project(ex C)' 'find_package(rktlcs REQUIRED)' 'add_executable(ex lib_example.c)' \
+		'target_link_libraries(ex PRIVATE rktlcs::rktlcs)' > "$w/cm/CMakeLists.txt"
+	cmake -S "$w/cm" -B "$w/cm/b" -DCMAKE_PREFIX_PATH="$inst" > "$w/cm.log" 2>&1 && cmake --build "$w/cm/b" >> "$w/cm.log" 2>&1 \
+		&& [ "$("$w/cm/b/ex")" = "$out" ] || { echo "find_package(rktlcs) fails:"; tail -5 "$w/cm.log"; rm -rf "$w"; return 1; }
+	echo "the static library and find_package(rktlcs) give the same"
 	if command -v python3 > /dev/null; then
 		out=$(cd "$w" && env -u RKTLCS_LIB PYTHONPATH="$inst/lib/python3/dist-packages" python3 "$OLDPWD/$ex/lib_example.py") \
 			|| { echo "import rktlcs from the install failed"; rm -rf "$w"; return 1; }

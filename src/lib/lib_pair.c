@@ -4,14 +4,12 @@
 #include <string.h>
 #include "lib/librktlcs.h"
 #include "lib/lib_int.h"
-#include "algo/lev.h"
-#include "algo/lcs.h"
 
 const char *rkl_version(void) { return RKL_VERSION; }
 const char *rkl_error(void) { return rk_error(); }
 
-void rkl_lev_opt_init(rkl_lev_opt_t *o) { memset(o, 0, sizeof *o); o->k = -1; }
-void rkl_lcs_opt_init(rkl_lcs_opt_t *o) { memset(o, 0, sizeof *o); }
+void rkl_lev_opt_init(rkl_lev_opt_t *o) { memset(o, 0, sizeof *o); o->k = -1; o->gpu = -1; }
+void rkl_lcs_opt_init(rkl_lcs_opt_t *o) { memset(o, 0, sizeof *o); o->gpu = -1; }
 void rkl_lev_result_free(rkl_lev_result_t *r) { if (r) { free(r->cigar); r->cigar = 0; } }
 void rkl_lcs_result_free(rkl_lcs_result_t *r) { if (r) { free(r->subsequence); free(r->cigar); r->subsequence = r->cigar = 0; } }
 
@@ -67,10 +65,11 @@ rkl_status_t rkl_lev_batch(int64_t n, const char *const *a, const int64_t *la, c
 	int64_t *d = malloc(sizeof *d * (size_t)(n ? n : 1));
 	aln_path_t *paths = lo.path ? calloc((size_t)(n ? n : 1), sizeof *paths) : 0;
 	aln_ends_t *ends = o->mode != RKL_GLOBAL ? calloc((size_t)(n ? n : 1), sizeof *ends) : 0;
-	rk_status_t st = !d || (lo.path && !paths) || (o->mode != RKL_GLOBAL && !ends) ? RK_ERES : RK_OK;
+	rkl_status_t st = !d || (lo.path && !paths) || (o->mode != RKL_GLOBAL && !ends) ? RKL_ENOMEM : RKL_OK;
 	if (st) rk_set_error("out of memory");
-	else if (o->mode == RKL_GLOBAL) st = lev_batch(&lo, p, n, d, paths);
-	else st = lev_batch_mode(&lo, p, n, d, paths, ends);
+	else if (o->gpu >= 0) st = lib_gpu_lev(&lo, p, n, o->gpu, d, paths, ends);
+	else if (o->mode == RKL_GLOBAL) st = lib_status(lev_batch(&lo, p, n, d, paths));
+	else st = lib_status(lev_batch_mode(&lo, p, n, d, paths, ends));
 	for (int64_t i = 0; i < n; i++) {
 		r[i] = (rkl_lev_result_t){ -1, -1, -1, 0 };
 		if (st) continue;
@@ -78,7 +77,7 @@ rkl_status_t rkl_lev_batch(int64_t n, const char *const *a, const int64_t *la, c
 		if (d[i] < 0) continue;
 		r[i].b_start = ends ? ends[i].start : 0;
 		r[i].b_end = ends ? (ends[i].n ? ends[i].end[0] : -1) : lb[i];
-		if (o->cigar && !(r[i].cigar = lib_cigar(&paths[i]))) st = RK_ERES;
+		if (o->cigar && !(r[i].cigar = lib_cigar(&paths[i]))) st = RKL_ENOMEM;
 	}
 	for (int64_t i = 0; i < n; i++) {
 		if (paths) aln_path_free(&paths[i]);
@@ -86,7 +85,7 @@ rkl_status_t rkl_lev_batch(int64_t n, const char *const *a, const int64_t *la, c
 		if (st) rkl_lev_result_free(&r[i]);
 	}
 	free(paths); free(ends); free(d); free(p); free(buf);
-	return lib_status(st);
+	return st;
 }
 
 rkl_status_t rkl_lev(const char *a, int64_t la, const char *b, int64_t lb, const rkl_lev_opt_t *o, rkl_lev_result_t *r)
@@ -108,15 +107,16 @@ rkl_status_t rkl_lcs_batch(int64_t n, const char *const *a, const int64_t *la, c
 	lo.n_threads = o->threads;
 	int64_t *len = malloc(sizeof *len * (size_t)(n ? n : 1));
 	aln_path_t *paths = lo.path ? calloc((size_t)(n ? n : 1), sizeof *paths) : 0;
-	rk_status_t st = !len || (lo.path && !paths) ? RK_ERES : RK_OK;
+	rkl_status_t st = !len || (lo.path && !paths) ? RKL_ENOMEM : RKL_OK;
 	if (st) rk_set_error("out of memory");
-	else st = lcs_batch(&lo, p, n, len, paths);
+	else if (o->gpu >= 0) st = lib_gpu_lcs(&lo, p, n, o->gpu, len, paths);
+	else st = lib_status(lcs_batch(&lo, p, n, len, paths));
 	for (int64_t i = 0; i < n; i++) {
 		r[i] = (rkl_lcs_result_t){ st ? -1 : len[i], 0, 0 };
 		if (st) continue;
-		if (o->cigar && !(r[i].cigar = lib_cigar(&paths[i]))) st = RK_ERES;
+		if (o->cigar && !(r[i].cigar = lib_cigar(&paths[i]))) st = RKL_ENOMEM;
 		if (o->subsequence && !st) {
-			if (!(r[i].subsequence = malloc((size_t)len[i] + 1))) { rk_set_error("out of memory"); st = RK_ERES; }
+			if (!(r[i].subsequence = malloc((size_t)len[i] + 1))) { rk_set_error("out of memory"); st = RKL_ENOMEM; }
 			else lcs_path_subseq(&paths[i], p[i].a, r[i].subsequence, len[i] + 1);
 		}
 	}
@@ -125,7 +125,7 @@ rkl_status_t rkl_lcs_batch(int64_t n, const char *const *a, const int64_t *la, c
 		if (st) rkl_lcs_result_free(&r[i]);
 	}
 	free(paths); free(len); free(p); free(buf);
-	return lib_status(st);
+	return st;
 }
 
 rkl_status_t rkl_lcs(const char *a, int64_t la, const char *b, int64_t lb, const rkl_lcs_opt_t *o, rkl_lcs_result_t *r)
