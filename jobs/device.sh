@@ -16,7 +16,8 @@
 #        on 1-2 GPUs), readbench, host (the tests that need a host of 8 CPUs or more: pair_busy_cpuset),
 #        ranks (jobs/bench-ranks.sh: every mode at np 1-32 on this node; RANKS_JOBS, RANKS_NP),
 #        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs),
-#        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads)
+#        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads),
+#        gzprobe (lev --all's BGZF output: -v's block times), lib (cli_lib: librktlcs on the CPU and the GPU)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -58,6 +59,18 @@ for stage in "$@"; do
 		| tail -${RANKS_TAIL:-120} || rc=1 ;;
 	calib) jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" 2>&1 | tee "$OUT/calib.txt" || rc=1 ;;
 	gz) bash jobs/bench-gz.sh build-gpu 16 2 2>&1 | tee "$OUT/gz.txt" || rc=1 ;;
+	gzprobe)   # where lev --all's BGZF output spends its wall: -v's block line, plain against .gz
+		./build-gpu/tests/rkt_genpairs 3000 150 -1 8 /tmp/gp_a.fa /tmp/gp_b.fa > /dev/null
+		for v in "plain|o.tsv|" "gz|o.tsv.gz|" "gz passive|o.tsv.gz|OMP_WAIT_POLICY=passive" "plain passive|o.tsv|OMP_WAIT_POLICY=passive"; do
+			IFS='|' read -r name o e <<< "$v"
+			for rep in 1 2; do
+				env $e /usr/bin/time -f "%e s wall %U user %S sys" ./build-gpu/rktlcs lev --all /tmp/gp_a.fa --backend cpu --threads 16 \
+					-v -o /tmp/gp_$o 2> /tmp/gp_err
+				echo "$name: $(tail -1 /tmp/gp_err) | $(grep -oE "of [0-9.]+ s: .*" /tmp/gp_err | tail -1)"
+			done
+		done 2>&1 | tee "$OUT/gzprobe.txt" ;;
+	lib) (cd build-gpu && ctest -R cli_lib -V > "$OUT/ctest-lib.log" 2>&1); r=$?
+		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-lib.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;
 	levbatch) jobs/bench-lev-batch.sh build-gpu 16 "${LEVBATCH_PAIRS:-1000000}" 3 2>&1 | tee "$OUT/levbatch.txt" || rc=1 ;;
 	unit) ./build-gpu/tests/test_gpu ${UNIT_SETS:-520} 2>&1 | tail -25 || rc=1 ;;
 	gpu) (cd build-gpu && ctest -L gpu -E gpu_stress -V > "$OUT/ctest-gpu.log" 2>&1); r=$?
