@@ -71,7 +71,8 @@ static int sets(int argc, char **argv, const fa_t *a, int gpu)
 		rkl_ham_opt_init(&o);
 		o.gpu = gpu;
 		int64_t *d = malloc(sizeof *d * (size_t)(a->n * a->n + 1));
-		TRY(rkl_hamming(a->n, seq, a->n ? a->len[0] : 0, &o, d));
+		rkl_status_t st = rkl_hamming(a->n, seq, a->n ? a->len[0] : 0, &o, d);
+		if (st) { free(d); return fail_st(st); }
 		for (int64_t i = 0; i < a->n; i++)
 			for (int64_t j = 0; j < a->n; j++) printf("%lld%c", (long long)d[i * a->n + j], j + 1 < a->n ? '\t' : '\n');
 		free(d);
@@ -92,7 +93,8 @@ static int sets(int argc, char **argv, const fa_t *a, int gpu)
 	} else if (!strcmp(argv[1], "cands") && argc >= 6) {
 		rkl_rkt_opt_t o = rkt_args(argv, gpu);
 		rkl_rkt_result_t r, *c = malloc(sizeof *c * (size_t)a->n);
-		TRY(rkl_rkt_ex(a->n, seq, a->len, &o, &r, c));
+		rkl_status_t st = rkl_rkt_ex(a->n, seq, a->len, &o, &r, c);
+		if (st) { free(c); return fail_st(st); }
 		for (int64_t i = 0; i < a->n; i++)
 			printf("%lld\t%lld\t%lld\t%lld\n", (long long)i + 1, (long long)c[i].pos, (long long)c[i].length, (long long)c[i].support);
 		free(c);
@@ -109,12 +111,15 @@ static int sets(int argc, char **argv, const fa_t *a, int gpu)
 	return 0;
 }
 
+static fa_t a, b;   /* freed at exit, also after a library error */
+static void fa_free_all(void) { fa_free(&a); fa_free(&b); }
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) { fprintf(stderr, "usage: see tests/test_lib.c\n"); return 2; }
 	if (!strcmp(argv[1], "gpus")) { printf("%d\n", rkl_gpu_count()); return 0; }
 	const int gpu = getenv("TL_GPU") ? atoi(getenv("TL_GPU")) : -1;
-	fa_t a, b = { 0, 0, 0 };
+	atexit(fa_free_all);
 	fa_read(argv[2], &a);
 	if (!strcmp(argv[1], "lev") && argc >= 6) {
 		fa_read(argv[3], &b);
@@ -125,7 +130,8 @@ int main(int argc, char **argv)
 		o.cigar = 1;
 		o.gpu = gpu;
 		rkl_lev_result_t *r = calloc((size_t)a.n + 1, sizeof *r);
-		TRY(rkl_lev_batch(a.n, (const char *const *)a.seq, a.len, (const char *const *)b.seq, b.len, &o, r));
+		rkl_status_t st = rkl_lev_batch(a.n, (const char *const *)a.seq, a.len, (const char *const *)b.seq, b.len, &o, r);
+		if (st) { free(r); return fail_st(st); }
 		for (int64_t i = 0; i < a.n; i++) {
 			printf("%lld\t%lld\t%s\n", (long long)r[i].distance, (long long)r[i].b_start, r[i].cigar ? r[i].cigar : "*");
 			rkl_lev_result_free(&r[i]);
@@ -148,6 +154,5 @@ int main(int argc, char **argv)
 		if (rc == 2) fprintf(stderr, "test_lib: bad arguments\n");
 		if (rc) return rc;
 	}
-	fa_free(&a); fa_free(&b);
 	return 0;
 }
