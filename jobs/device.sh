@@ -17,7 +17,9 @@
 #        ranks (jobs/bench-ranks.sh: every mode at np 1-32 on this node; RANKS_JOBS, RANKS_NP),
 #        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs),
 #        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads),
-#        gzprobe (lev --all's BGZF output: -v's block times), lib (cli_lib: librktlcs on the CPU and the GPU)
+#        gzprobe (lev --all's BGZF output: -v's block times), lib (cli_lib: librktlcs on the CPU and the GPU),
+#        calibfirst (RKTLCS_CALIBRATE=auto), calibemu (jobs/bench-calibrate.sh on a machine unlike the
+#        reference: EMU_SM_PCT% of the GPU's SMs through CUDA MPS, EMU_CPUS cores through taskset)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -69,6 +71,32 @@ for stage in "$@"; do
 				echo "$name: $(tail -1 /tmp/gp_err) | $(grep -oE "of [0-9.]+ s: .*" /tmp/gp_err | tail -1)"
 			done
 		done 2>&1 | tee "$OUT/gzprobe.txt" ;;
+	calibfirst)   # RKTLCS_CALIBRATE=auto on a close job (lev --all 3k reads, made short for the test)
+		x=/tmp/cf; rm -rf $x; mkdir -p $x/xdg
+		./build-gpu/tests/rkt_genpairs 3000 150 -1 8 $x/a.fa $x/b.fa > /dev/null
+		./build-gpu/rktlcs lev --all $x/a.fa --backend cpu -q -o $x/ref.tsv
+		s=$(date +%s.%N)
+		RKTLCS_CALIBRATE=auto RKTLCS_CALIBRATE_MIN_S=0.1 XDG_CACHE_HOME=$x/xdg ./build-gpu/rktlcs lev --all $x/a.fa -v -o $x/o.tsv 2> $x/err1
+		e=$(date +%s.%N)
+		RKTLCS_CALIBRATE=auto RKTLCS_CALIBRATE_MIN_S=0.1 XDG_CACHE_HOME=$x/xdg ./build-gpu/rktlcs lev --all $x/a.fa -v -o $x/o2.tsv 2> $x/err2
+		grep -E "calibrating|calibrate: wrote|auto's rates|auto on rank" $x/err1 | sed 's/^/  first: /'
+		grep -E "calibrating|auto's rates|auto on rank" $x/err2 | sed 's/^/  second: /'
+		f=$(ls $x/xdg/rktlcs/rates-*.json 2> /dev/null | head -1)
+		if [ -n "$f" ] && grep -q "calibrating this machine first" $x/err1 && ! grep -q "calibrating" $x/err2 && grep -q "calibrated, " $x/err2 \
+			&& cmp -s $x/ref.tsv $x/o.tsv && cmp -s $x/ref.tsv $x/o2.tsv; then
+			echo "ok   first-use calibration: wrote $(basename "$f") in a job of $(awk -v a="$s" -v b="$e" 'BEGIN { printf "%.1f", b - a }') s; the next job reads it; outputs = cpu"
+		else echo "FAIL first-use calibration"; tail -5 $x/err1; rc=1; fi ;;
+	calibemu)   # a machine unlike the reference: the GPU at EMU_SM_PCT% of its SMs (CUDA MPS's active
+		# thread percentage, which the runtime reports as the SM count) and the CPU at EMU_CPUS cores (taskset)
+		export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+		mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
+		if ! nvidia-cuda-mps-control -d; then echo "FAIL no MPS daemon"; rc=1; continue; fi
+		echo "set_default_active_thread_percentage ${EMU_SM_PCT:-25}" | nvidia-cuda-mps-control
+		printf '#include <cstdio>\nint main(){int n=0;cudaDeviceGetAttribute(&n,cudaDevAttrMultiProcessorCount,0);printf("SMs seen: %%d\\n",n);}\n' > /tmp/sms.cu
+		nvcc -o /tmp/sms /tmp/sms.cu > /dev/null 2>&1 && /tmp/sms
+		cpus=$(( ${EMU_CPUS:-4} - 1 ))
+		taskset -c 0-$cpus bash jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" "${EMU_CPUS:-4}" 2>&1 | tee "$OUT/calibemu.txt" || rc=1
+		echo quit | nvidia-cuda-mps-control ;;
 	lib) (cd build-gpu && ctest -R cli_lib -V > "$OUT/ctest-lib.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-lib.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;
 	levbatch) jobs/bench-lev-batch.sh build-gpu 16 "${LEVBATCH_PAIRS:-1000000}" 3 2>&1 | tee "$OUT/levbatch.txt" || rc=1 ;;

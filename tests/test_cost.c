@@ -288,11 +288,45 @@ static void check_rates_file(void)
 	rk_clear_error();
 }
 
+/* RKTLCS_CALIBRATE=auto: which jobs calibrate first, and that nothing is run where it must not
+ * be (short jobs, a launcher's ranks). The calibration itself is run on the device
+ * (jobs/device.sh calibemu), where a job reaches it: without a GPU auto weighs nothing. */
+static void check_calib_first(void)
+{
+	CHECK(rmpi_calib_first_due(100, 150, 0, 60) && rmpi_calib_first_due(150, 100, 0, 60), "close and long: calibrate first");
+	CHECK(!rmpi_calib_first_due(100, 250, 0, 60), "2.5x apart: the table's choice stands");
+	CHECK(!rmpi_calib_first_due(30, 40, 0, 60), "under a minute: never");
+	CHECK(!rmpi_calib_first_due(100, 150, 1, 60), "calibrated already: never");
+	CHECK(!rmpi_calib_first_due(0, 0, 0, 0), "no estimates: never");
+	rmpi_t w;
+	memset(&w, 0, sizeof w);
+	w.size = w.local_size = 1;
+	rk_common_t c;
+	rk_common_init(&c);
+	char rates[] = "/tmp/test_cost_first_XXXXXX";
+	int fd = mkstemp(rates);
+	close(fd);
+	unlink(rates);
+	c.rates = rates;
+	unsetenv("RKTLCS_CALIBRATE");
+	CHECK(!rmpi_calib_first(&w, &c, 100, 150), "RKTLCS_CALIBRATE unset: no calibration");
+	setenv("RKTLCS_CALIBRATE", "auto", 1);
+	CHECK(!rmpi_calib_first(&w, &c, 10, 15) && access(rates, F_OK), "a 10 s job: no calibration");
+	setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+	CHECK(!rmpi_calib_first(&w, &c, 100, 150) && access(rates, F_OK), "under mpirun: no calibration");
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	w.size = 2;
+	CHECK(!rmpi_calib_first(&w, &c, 100, 150) && access(rates, F_OK), "one of 2 ranks: no calibration");
+	unsetenv("RKTLCS_CALIBRATE");
+	rk_clear_error();
+}
+
 int main(void)
 {
 	double tg, tc;
 	check_divergence();
 	check_rates_file();
+	check_calib_first();
 	/* tiny: 1e6 units take 1 ms on one CPU thread; the GPU pays 0.3 s of start-up */
 	CHECK(!pick(1e6, 1, 0, 0, 1, 0.25, &tg, &tc), "tiny job: gpu %g cpu %g", tg, tc);
 	CHECK(tc > 9e-4 && tc < 1.1e-3 && tg > 0.3, "tiny estimates: gpu %g cpu %g", tg, tc);

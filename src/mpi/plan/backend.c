@@ -202,6 +202,11 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 	if (jb.kind == RMPI_W_DP_LONG && rgpu_warm_running())
 		jb.cpu_beside = RMPI_CPU_BESIDE * (left < start ? left / start : 1);
 	int gpu = rmpi_cost_pick(&jb, &r, left, &tg, &tc);
+	if (!(forced && *forced) && rmpi_calib_first(w, c, tg, tc)) {   /* RKTLCS_CALIBRATE=auto: weighed again */
+		backend_rates(job, &r);
+		left = rgpu_warm_left_s(rmpi_rates_start(RMPI_START_NOMINAL));
+		gpu = rmpi_cost_pick(&jb, &r, left, &tg, &tc);
+	}
 	backend_cost_log(&jb, left, tg, tc);
 	if (forced && *forced) gpu = !strcmp(forced, "gpu");
 	else if (!gpu) gpu = backend_probe(w, &jb, tg, &tc, be);

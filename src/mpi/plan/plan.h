@@ -66,6 +66,8 @@ rk_status_t rmpi_rates_parse(const char *text, size_t len, const rmpi_machine_t 
 /* Once per process: the file (rmpi_rates_path) where it matches; otherwise the built-in table,
  * with one info line (say) where a file was there but is not used. Never fails the job. */
 void rmpi_rates_load(const char *given, int say);
+/* The same, reading the file again (after a calibration wrote it) */
+void rmpi_rates_reload(const char *given, int say);
 /* A kind's rates for auto: the calibrated file's as measured, else the built-in table's scaled
  * to the CPU kernels' SIMD bits (rmpi_rates_for) */
 void rmpi_rates_here(rmpi_work_t kind, rmpi_rates_t *r);
@@ -101,6 +103,18 @@ static inline void rmpi_calib_opt_init(rmpi_calib_opt_t *o)
  * rates file written (atomically). RK_ERES when a probe fails or the file cannot be written;
  * the probes' folder is then left, named in an info line. */
 rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o);
+
+/* ---- first-use calibration (calib_first.c, RKTLCS_CALIBRATE=auto) ---- */
+#define RMPI_CALIB_FIRST_S 60.0   /* a job calibrates first only when both estimates are this long */
+/* 1 when a job of these estimates (s) should calibrate first: not calibrated yet, the faster
+ * estimate at least min_s, the slower within 2x of it */
+int rmpi_calib_first_due(double tg, double tc, int calibrated, double min_s);
+/* Under RKTLCS_CALIBRATE=auto, where rmpi_calib_first_due says so and the job is one process
+ * not started by a launcher (the probes are children of this program, which a launcher's
+ * environment would make ranks of its job): run the calibration into the rates file (c->rates
+ * or the default place) and load it. 1 when the calibrated rates are in use now; a failed
+ * calibration is a warning, and the built-in table stays. */
+int rmpi_calib_first(const rmpi_t *w, const rk_common_t *c, double tg, double tc);
 
 /* ---- the backend policy, the same for every mode (docs/DEVELOPING.md) ----
  * cpu: never a GPU. gpu: a rank without a usable device is exit 2 (agreed). auto: the GPU

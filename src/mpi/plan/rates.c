@@ -158,6 +158,7 @@ static struct {
 	rmpi_rates_t ref[RMPI_W_KINDS], use[RMPI_W_KINDS];
 	double ref_start, use_start;
 	char from[600];
+	int reload;   /* rmpi_rates_reload: the next load reads the file again */
 } R;
 
 static void rates_builtin(void)
@@ -199,8 +200,9 @@ void rmpi_rates_load(const char *given, int say)
 	static int done;
 	char path[512];
 	rates_builtin();
-	if (done) return;
+	if (done && !R.reload) return;
 	done = 1;
+	R.reload = 0;
 	if (rmpi_rates_path(given, path, sizeof path)) { rk_clear_error(); return; }
 	if (!strcmp(path, "builtin")) return;   /* calibrate's probes: the table they are measured against */
 	/* the default file is looked for; a named one must be there */
@@ -236,3 +238,10 @@ void rmpi_rates_here(rmpi_work_t kind, rmpi_rates_t *r)
 double rmpi_rates_start(double nominal) { rates_builtin(); return R.cal ? R.use_start : nominal; }
 const char *rmpi_rates_from(void) { rates_builtin(); return R.from; }
 int rmpi_rates_calibrated(void) { return R.cal; }
+
+void rmpi_rates_reload(const char *given, int say)
+{
+	rates_builtin();
+	R.reload = 1;
+	rmpi_rates_load(given, say);
+}
