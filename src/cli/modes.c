@@ -261,6 +261,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	double gpu_min = 0;
 	/* work dealt out to every rank: its share decides, as the cost model does after the read */
 	const int nr = gpu_ranks == 0 ? rmpi_size_hint() : 1;
+	if (c->backend == RK_BACKEND_AUTO) rmpi_rates_load(c->rates, 0);   /* the guesses weigh by this machine's rates too */
 	double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gpu_min) : -1;
 	if (guess > 0 && nr > 1) guess /= nr;
 	int warm = want_gpu && !(guess >= 0 && guess < gpu_min);

@@ -14,14 +14,22 @@
 #define GUESS_CTX_TURN 0.2
 #define GUESS_HIGH 1.25   /* a banded long pair's guess over its estimate (guess_long) */
 
+/* a kind's rates: this machine's where calibrated (rmpi_rates_load has run), else the table's
+ * on the fastest SIMD level, so that a guess leans towards the CPU's end coming early */
+static void guess_rates(rmpi_work_t kind, rmpi_rates_t *r)
+{
+	if (rmpi_rates_calibrated()) rmpi_rates_here(kind, r);
+	else rmpi_rates_for(kind, 0, 512, r);
+}
+
 /* the CPU's rate of a kind on `threads`, of which it keeps at most the model's cpu_par busy
  * (and its cost a pair, when cpu_item), and the GPU's least cost */
 static double guess_rate(rmpi_work_t kind, double items, double threads, double *gpu_min, double *cpu_item)
 {
 	rmpi_rates_t r;
-	rmpi_rates_for(kind, 0, 512, &r);
+	guess_rates(kind, &r);
 	const double th = rmpi_cost_threads(&r, threads);
-	*gpu_min = GUESS_START + r.gpu_fixed + items * r.gpu_item;
+	*gpu_min = rmpi_rates_start(GUESS_START) + r.gpu_fixed + items * r.gpu_item;
 	if (cpu_item) *cpu_item = r.cpu_item / th;
 	return r.cpu_rate * th;
 }
@@ -70,7 +78,7 @@ static int guess_ranks(const char *input, rmpi_work_t kind)
 	if (size <= 1 || local <= 1 || rk_tune.gpu_ranks) return size != 1 && rk_tune.gpu_ranks > 0;
 	if (!rio_peek_input(input, &p)) return 0;
 	rmpi_rates_t r;
-	rmpi_rates_for(kind, 0, 512, &r);
+	guess_rates(kind, &r);
 	/* Rkt-LCS: pairs x the starts a pair walks (the paper's 5k reads: ~0.01 s of kernels,
 	 * against 0.6 s more of contexts at 4 a node); hamming: pairs x the informative columns'
 	 * words, in 4 planes, as rmpi_guess_ham */
@@ -112,7 +120,7 @@ static double guess_long(const char *in_a, const char *in_b, double cells, doubl
 	 * the CPU's run beside its start-up took 0.11 s more (RMPI_CPU_BESIDE). The guess leans
 	 * high by GUESS_HIGH, since a context started late costs the GPU's run all of it */
 	rmpi_rates_t r;
-	rmpi_rates_for(RMPI_W_DP_LONG, 0, 512, &r);
+	guess_rates(RMPI_W_DP_LONG, &r);
 	*gpu_min += j.span * r.gpu_step;
 	return t * GUESS_HIGH;
 }
@@ -120,7 +128,7 @@ static double guess_long(const char *in_a, const char *in_b, double cells, doubl
 double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, double *gpu_min)
 {
 	rio_peek_t a, b;
-	*gpu_min = GUESS_START;
+	*gpu_min = rmpi_rates_start(GUESS_START);
 	if (all && max_dist >= 0 && !rk_tune.all_nofilter) return 0;  /* the filter's candidates decide, after the read */
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
 	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, threads, gpu_min, 0);

@@ -159,6 +159,8 @@ static struct {
 	double ref_start, use_start;
 	char from[600];
 	int reload;   /* rmpi_rates_reload: the next load reads the file again */
+	int said;     /* the note was said (or had nothing to say) */
+	char note[900];   /* why the file is not used, "" if it is or there is none */
 } R;
 
 static void rates_builtin(void)
@@ -195,14 +197,11 @@ rk_status_t rmpi_rates_path(const char *given, char *buf, size_t n)
 	return RK_OK;
 }
 
-void rmpi_rates_load(const char *given, int say)
+/* the file's rates into R where it matches this machine; else R.note says why not */
+static void rates_read(const char *given)
 {
-	static int done;
 	char path[512];
-	rates_builtin();
-	if (done && !R.reload) return;
-	done = 1;
-	R.reload = 0;
+	R.note[0] = 0;
 	if (rmpi_rates_path(given, path, sizeof path)) { rk_clear_error(); return; }
 	if (!strcmp(path, "builtin")) return;   /* calibrate's probes: the table they are measured against */
 	/* the default file is looked for; a named one must be there */
@@ -218,7 +217,7 @@ void rmpi_rates_load(const char *given, int say)
 	if (st) {
 		const char *why = rk_error();   /* the reader's "PATH: reason": the path is said once */
 		if (!strncmp(why, path, strlen(path)) && why[strlen(path)] == ':') why += strlen(path) + 2;
-		if (say) rk_info("auto: the rates in %s are not used (%s): the built-in table", path, why);
+		snprintf(R.note, sizeof R.note, "auto: the rates in %s are not used (%s): the built-in table", path, why);
 		rk_clear_error();
 		return;
 	}
@@ -226,6 +225,20 @@ void rmpi_rates_load(const char *given, int say)
 	R.use_start = start;
 	R.cal = 1;
 	snprintf(R.from, sizeof R.from, "calibrated, %s", path);
+}
+
+void rmpi_rates_load(const char *given, int say)
+{
+	static int done;
+	rates_builtin();
+	if (!done || R.reload) {
+		done = 1;
+		R.reload = R.said = 0;
+		rates_read(given);
+	}
+	/* (a load before MPI starts says nothing: the ranks' load after it says it once) */
+	if (say && !R.said && R.note[0]) rk_info("%s", R.note);
+	if (say) R.said = 1;
 }
 
 void rmpi_rates_here(rmpi_work_t kind, rmpi_rates_t *r)
