@@ -36,12 +36,12 @@ XDG_CACHE_HOME=$PWD/xdg RKTLCS_RATES= "$cli" lev a.fa b.fa -v -o o.tsv 2> err
 # auto's CPU thread choice follows the file: a long pair whose CPU estimate is short takes its
 # threads from a look at the host (under 1 ms); with the file's CPU 1000x slower the same pair's
 # estimate pays for a timed probe of its threads (rmpi_threads_free)
-"$gen" 1 5000 5 3 la.fa lb.fa > /dev/null
+"$gen" 1 10000 5 3 la.fa lb.fa > /dev/null
 sed 's/"cpu_rate": [0-9.e+-]*/"cpu_rate": 1e3/' r.json > slow.json
 "$cli" lev la.fa lb.fa --backend auto -v --rates r.json -o t1.tsv 2> err1
 "$cli" lev la.fa lb.fa --backend auto -v --rates slow.json -o t2.tsv 2> err2
 ! grep -q "of the wall" err1 && grep -q "CPU threads\? given .* of the wall" err2 && cmp -s t1.tsv t2.tsv \
-	&& ok "a 5 kb pair's threads: a look with this machine's rates, a timed probe with a 1000x slower CPU's" \
+	&& ok "a 10 kb pair's threads: a look with this machine's rates, a timed probe with a 1000x slower CPU's" \
 	|| bad "thread choice: $(grep -h 'threads' err1 err2 | head -3)"
 # bad files: one line, the built-in table, the same output, exit 0
 head -c 300 r.json > trunc.json
