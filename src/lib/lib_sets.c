@@ -105,6 +105,17 @@ rkl_status_t rkl_hamming_pairs(int64_t n, const char *const *seq, int64_t len, c
 	return s;
 }
 
+/* the reads as Rkt-LCS's set (zeroed first; freed by the caller with rkt_set_free, also on failure) */
+static rkl_status_t lib_rkt_set(int64_t n, const char *const *seq, const int64_t *len, rkt_set_t *set)
+{
+	memset(set, 0, sizeof *set);
+	rio_reads_t r;
+	rkl_status_t s = lib_reads(n, seq, len, 0, 0, &r);
+	if (!s) s = lib_status(rkt_set_init(set, &r));
+	lib_reads_free(&r);
+	return s;
+}
+
 rkl_status_t rkl_rkt_ex(int64_t n, const char *const *seq, const int64_t *len, const rkl_rkt_opt_t *o, rkl_rkt_result_t *res,
                         rkl_rkt_result_t *cand)
 {
@@ -113,17 +124,13 @@ rkl_status_t rkl_rkt_ex(int64_t n, const char *const *seq, const int64_t *len, c
 		return RKL_EINPUT;
 	}
 	*res = (rkl_rkt_result_t){ -1, -1, 0, 0 };
-	rio_reads_t r;
-	rkl_status_t s = lib_reads(n, seq, len, 0, 0, &r);
-	if (s) { lib_reads_free(&r); return s; }
 	rkt_opt_t ro;
 	rkt_opt_init(&ro);
 	ro.k = o->k; ro.t = o->t; ro.tau = o->tau; ro.n_threads = o->threads;
 	rkt_set_t set;
-	memset(&set, 0, sizeof set);
 	rkt_cand_t *c = malloc(sizeof *c * (size_t)n);
-	s = c ? lib_status(rkt_set_init(&set, &r)) : RKL_ENOMEM;
-	if (!c) rk_set_error("out of memory");
+	rkl_status_t s = c ? lib_rkt_set(n, seq, len, &set) : RKL_ENOMEM;
+	if (!c) { rk_set_error("out of memory"); memset(&set, 0, sizeof set); }
 	if (!s) s = o->gpu >= 0 ? lib_gpu_rkt(&ro, &set, o->gpu, c) : lib_status(rkt_candidates(&ro, &set, 0, n, c));
 	if (!s) {
 		const int64_t w = rkt_winner(c, n);
@@ -131,9 +138,8 @@ rkl_status_t rkl_rkt_ex(int64_t n, const char *const *seq, const int64_t *len, c
 		for (int64_t i = 0; cand && i < n; i++)
 			cand[i] = c[i].len > 0 ? (rkl_rkt_result_t){ i, c[i].pos, c[i].len, c[i].support } : (rkl_rkt_result_t){ -1, -1, 0, 0 };
 	}
-	if (c) rkt_set_free(&set);
+	rkt_set_free(&set);
 	free(c);
-	lib_reads_free(&r);
 	return s;
 }
 
@@ -156,18 +162,13 @@ rkl_status_t rkl_rkt_occurrences(int64_t n, const char *const *seq, const int64_
 	}
 	*occ = 0;
 	*n_occ = 0;
-	rio_reads_t r;
-	rkl_status_t s = lib_reads(n, seq, len, 0, 0, &r);
-	if (s) { lib_reads_free(&r); return s; }
 	rkt_opt_t ro;
 	rkt_opt_init(&ro);
 	ro.k = k;
 	rkt_set_t set;
-	memset(&set, 0, sizeof set);
 	rkt_occ_t *v = 0;
 	int64_t nv = 0;
-	s = lib_status(rkt_set_init(&set, &r));
-	lib_reads_free(&r);
+	rkl_status_t s = lib_rkt_set(n, seq, len, &set);
 	if (!s) s = lib_status(rkt_occurrences(&ro, &set, w->read, w->pos, w->length, &v, &nv));
 	rkt_set_free(&set);
 	if (!s && nv && !(*occ = malloc(sizeof **occ * (size_t)nv))) { rk_set_error("out of memory"); s = RKL_ENOMEM; }
