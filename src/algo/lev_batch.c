@@ -62,36 +62,6 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 	return err ? -1 : solved;
 }
 
-/* The pairs the wavefronts left (done[i] == 0), in order, into idx (their indices), q, ai / bi
- * (with r) and qp (with paths): on T threads for large batches, each its own stretch of the
- * batch at the offset the stretches before it leave, since on 16 threads a serial pass over a
- * million pairs was a tenth of the batch */
-static void batch_gather(const aln_pair_t *p, const aln_rsrc_t *r, const aln_path_t *paths, const uint8_t *done, int64_t n, int T,
-                         int64_t *idx, aln_pair_t *q, int64_t *ai, int64_t *bi, aln_path_t *qp)
-{
-	if (n < 65536) T = 1;
-	int64_t cnt[257] = { 0 };
-	if (T > 256) T = 256;
-	#pragma omp parallel num_threads(T)
-	{
-		const int nt = omp_get_num_threads(), me = omp_get_thread_num();
-		const int64_t lo = n * me / nt, hi = n * (me + 1) / nt;
-		int64_t c = 0;
-		for (int64_t i = lo; i < hi; i++) c += !done[i];
-		cnt[me + 1] = c;
-		#pragma omp barrier
-		int64_t t = 0;
-		for (int u = 0; u < me; u++) t += cnt[u + 1];
-		for (int64_t i = lo; i < hi; i++) {
-			if (done[i]) continue;
-			idx[t] = i, q[t] = p[i];
-			if (r) ai[t] = r->ai[i], bi[t] = r->bi[i];
-			if (qp) qp[t] = paths[i];
-			t++;
-		}
-	}
-}
-
 rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const aln_rsrc_t *r, int64_t n, int64_t *dist,
                             aln_path_t *paths)
 {
@@ -118,11 +88,17 @@ rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const aln_r
 		st = RK_ERES;
 	} else {
 		int64_t *qd = idx + m, *ai = r ? idx + 2 * m : 0, *bi = r ? idx + 3 * m : 0;
-		batch_gather(p, r, paths, done, n, T, idx, q, ai, bi, qp);
+		int64_t t = 0;
+		for (int64_t i = 0; i < n; i++) {
+			if (done[i]) continue;
+			idx[t] = i, q[t] = p[i];
+			if (r) ai[t] = r->ai[i], bi[t] = r->bi[i];
+			if (qp) qp[t] = paths[i];
+			t++;
+		}
 		const aln_rsrc_t r2 = { r ? r->t : 0, ai, bi };
 		st = aln_batch_reads(&aln_lev, q, r ? &r2 : 0, m, o->k, simd, T, qd, qp);
-		#pragma omp parallel for schedule(static) num_threads(T) if (m > 65536)
-		for (int64_t t = 0; t < m; t++) {
+		for (t = 0; t < m; t++) {
 			dist[idx[t]] = qd[t];
 			if (qp) paths[idx[t]] = qp[t];
 		}
