@@ -217,6 +217,30 @@ ATTR static uint32_t ham_all_##SFX(const uint64_t *a, const uint64_t *b, int64_t
 	case 7: return ham_allp_##SFX(a, b, W, 7, stop); \
 	default: return ham_allp_##SFX(a, b, W, 8, stop); \
 	} \
+} \
+/* i against j0..j1-1 into d: one dispatch a row, and one word (few informative columns) \
+ * inline, where the vector loop's set-up cost more than the pair */ \
+ATTR static void ham_row_##SFX(const ham_set_t *h, int64_t i, int64_t j0, int64_t j1, uint32_t stop, uint32_t *d) \
+{ \
+	const uint64_t *a = h->bits + i * h->stride; \
+	const int64_t W = h->words, S = h->stride; \
+	const int P = h->planes; \
+	if (W == 1 && h->valid) { \
+		for (int64_t j = j0; j < j1; j++) { \
+			const uint64_t *b = h->bits + j * S; \
+			d[j - j0] = (uint32_t)__builtin_popcountll(((a[0] ^ b[0]) | (a[1] ^ b[1])) & a[2] & b[2]); \
+		} \
+	} else if (W == 1) { \
+		for (int64_t j = j0; j < j1; j++) { \
+			const uint64_t *b = h->bits + j * S; \
+			uint64_t x = 0; \
+			for (int p = 0; p < P; p++) x |= a[p] ^ b[p]; \
+			d[j - j0] = (uint32_t)__builtin_popcountll(x); \
+		} \
+	} else { \
+		for (int64_t j = j0; j < j1; j++) \
+			d[j - j0] = h->valid ? ham_dflt_##SFX(a, h->bits + j * S, W, stop) : ham_all_##SFX(a, h->bits + j * S, W, P, stop); \
+	} \
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -256,6 +280,14 @@ uint32_t ham_dist(const ham_set_t *h, int64_t i, int64_t j, uint32_t stop)
 
 #define HAM_TILE 32  /* 32 x 32 sequences: both tiles' planes stay in L2 */
 
+static void ham_row(const ham_set_t *h, int64_t i, int64_t j0, int64_t j1, uint32_t stop, uint32_t *d)
+{
+#ifdef HAM_HAVE_V512
+	if (ham_v512()) { ham_row_v512(h, i, j0, j1, stop, d); return; }
+#endif
+	ham_row_plain(h, i, j0, j1, stop, d);
+}
+
 void ham_block(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
                int upper, uint32_t *out, int64_t ld)
 {
@@ -268,25 +300,17 @@ void ham_block(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, i
 			int64_t i0 = r0 + a * HAM_TILE, j0 = c0 + b * HAM_TILE;
 			int64_t i1 = i0 + HAM_TILE < r1 ? i0 + HAM_TILE : r1, j1 = j0 + HAM_TILE < c1 ? j0 + HAM_TILE : c1;
 			if (upper && j1 <= i0) continue;
-			for (int64_t i = i0; i < i1; i++)
-				for (int64_t j = upper && j0 < i ? i : j0; j < j1; j++) {
-					uint32_t d = i == j ? 0 : ham_dist(h, i, j, stop);
+			uint32_t dr[HAM_TILE];
+			for (int64_t i = i0; i < i1; i++) {
+				const int64_t js = upper && j0 < i ? i : j0;
+				ham_row(h, i, js, j1, stop, dr);
+				for (int64_t j = js; j < j1; j++) {
+					const uint32_t d = i == j ? 0 : dr[j - js];
 					out[(i - r0) * ld + (j - c0)] = o->cap && d > o->cap ? o->cap : d;
 				}
+			}
 			rk_live_add((double)(i1 - i0) * (double)(j1 - j0));   /* the progress ticker's pairs */
 		}
-}
-
-static int ham_pair_cmp(const void *x, const void *y)
-{
-	const ham_pair_t *a = x, *b = y;
-	if (a->i != b->i) return a->i < b->i ? -1 : 1;
-	return (a->j > b->j) - (a->j < b->j);
-}
-
-void ham_pairs_sort(ham_pair_t *p, int64_t n)
-{
-	if (n > 1) qsort(p, (size_t)n, sizeof *p, ham_pair_cmp);
 }
 
 rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_t r1, uint32_t maxd,
@@ -309,9 +333,12 @@ rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_
 				int64_t i0 = r0 + a * HAM_TILE, j0 = b * HAM_TILE;
 				int64_t i1 = i0 + HAM_TILE < r1 ? i0 + HAM_TILE : r1, j1 = j0 + HAM_TILE < n ? j0 + HAM_TILE : n;
 				if (j1 <= i0 + 1) continue;  /* tile below the diagonal */
-				for (int64_t i = i0; i < i1; i++)
-					for (int64_t j = j0 > i + 1 ? j0 : i + 1; j < j1; j++) {
-						uint32_t d = ham_dist(h, i, j, stop);
+				uint32_t dr[HAM_TILE];
+				for (int64_t i = i0; i < i1; i++) {
+					const int64_t js = j0 > i + 1 ? j0 : i + 1;
+					if (js < j1) ham_row(h, i, js, j1, stop, dr);
+					for (int64_t j = js; j < j1; j++) {
+						uint32_t d = dr[j - js];
 						if (o->cap && d > o->cap) d = o->cap;
 						if (d > maxd || fail) continue;
 						if (nv == mv) {  /* the capacity grows only once the memory is there */
@@ -327,6 +354,7 @@ rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_
 						v[nv].i = (int32_t)i; v[nv].j = (int32_t)j; v[nv].d = d;
 						nv++;
 					}
+				}
 				rk_live_add((double)(i1 - i0) * (double)(j1 - j0));   /* the progress ticker's pairs */
 			}
 #pragma omp critical
@@ -342,7 +370,7 @@ rk_status_t ham_pairs(const ham_set_t *h, const ham_opt_t *o, int64_t r0, int64_
 		free(v);
 	}
 	if (fail) { free(all); rk_set_error("out of memory for the pairs within --max-dist"); return RK_ERES; }
-	ham_pairs_sort(all, n_all);
+	ham_pairs_sort(all, n_all, nth);
 	*pairs = all;
 	*n_pairs = n_all;
 	return RK_OK;

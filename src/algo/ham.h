@@ -65,8 +65,9 @@ typedef struct {
 	uint32_t d;
 } ham_pair_t;
 
-/* Sort pairs by (i, j): the order of the sparse output. */
-void ham_pairs_sort(ham_pair_t *p, int64_t n);
+/* Sort pairs by (i, j), the order of the sparse output, on n_threads threads (0: OpenMP's
+ * default); where the scratch copy cannot be had, on one thread. */
+void ham_pairs_sort(ham_pair_t *p, int64_t n, int n_threads);
 
 /* Pairs i in [r0, r1), j > i, with distance <= maxd (capped value), sorted by (i, j).
  * *pairs is allocated here (NULL when none); the caller frees it. */

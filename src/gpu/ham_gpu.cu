@@ -152,7 +152,7 @@ extern "C" rk_status_t rgpu_ham_pairs(const ham_set_t *h, const ham_opt_t *o, in
 			a = b;
 		}
 	}
-	ham_pairs_sort(all, n_all);
+	ham_pairs_sort(all, n_all, o->n_threads);
 	*pairs = all; *n_pairs = n_all;
 	all = 0;
 done:
