@@ -126,14 +126,14 @@ static tcase_t make_case(long it)
 {
 	tcase_t t;
 	int alpha = (int)tu_range(2, 4), punk = it % 3 == 0 ? (int)tu_range(1, 20) : 0;
-	int64_t la = it % 50 == 7 ? tu_range(1100, 2600) : it % 10 == 0 ? tu_range(1, 700) : it % 10 == 1 ? tu_range(0, 3) : tu_range(1, 200);
+	int64_t la = it % 50 == 7 ? tu_range(1100, 2600) : it % 10 == 0 ? tu_range(1, 1100) : it % 10 == 1 ? tu_range(0, 3) : tu_range(1, 200);
 	t.a = malloc((size_t)(2 * la + 1100));
 	t.b = malloc((size_t)(2 * la + 1100));
 	dt_random(t.a, la, alpha, punk);
 	t.la = la;
 	long kind = tu_range(0, 9);
 	if (kind <= 2) {
-		t.lb = it % 50 == 7 ? tu_range(900, 2600) : it % 10 == 0 ? tu_range(1, 700) : tu_range(0, 200);
+		t.lb = it % 50 == 7 ? tu_range(900, 2600) : it % 10 == 0 ? tu_range(1, 1100) : tu_range(0, 200);
 		dt_random(t.b, t.lb, alpha, punk);
 	} else if (kind == 3) {
 		t.lb = 0;

@@ -11,8 +11,9 @@
 #include <immintrin.h>
 #endif
 
-#define BATCH_WORDS 8          /* pairs with A up to 512 symbols go in lanes */
-#define BATCH_PATH_COLS 4096   /* ... and B up to this long when paths are kept */
+#define BATCH_WORDS 32         /* pairs with A up to 2048 symbols go in lanes */
+#define BATCH_PATH_COLS 4096   /* ... and B up to this long when paths are kept, */
+#define BATCH_PATH_STORE 65536  /* ... words of A x columns: a thread's store of every column (lev: 16.8 MB) */
 #define BATCH_WINDOW 2048      /* pairs sorted by shape within windows of this many */
 
 typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint64_t *bpl,
@@ -33,8 +34,8 @@ typedef void (*bkern_fn)(int nb, int64_t ncol, const int64_t *lbl, const uint64_
 #undef ALN_ISA
 #endif
 
-static const int nw_slot[9] = { 0, 0, 1, 2, 3, 4, 4, 5, 5 };   /* words -> instance (1 2 3 4 6 8) */
-static const int nw_inst[6] = { 1, 2, 3, 4, 6, 8 };
+static const int nw_slot[33] = { 0, 0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9 };   /* words -> instance */
+static const int nw_inst[10] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 };
 
 typedef struct {
 	const aln_kind_t *K;
@@ -278,7 +279,7 @@ rk_status_t aln_batch_reads(const aln_kind_t *K, const aln_pair_t *p, const aln_
 	for (int64_t i = 0; i < n; i++) {
 		const aln_pair_t *q = &p[i];
 		int fits = simd >= 2 && q->la > 0 && q->lb > 0 && q->la <= 64 * BATCH_WORDS && i < (1ll << 36) &&
-		           (paths ? q->lb <= BATCH_PATH_COLS : q->lb < (1 << 24));
+		           (paths ? q->lb <= BATCH_PATH_COLS && q->lb * ((q->la + 63) / 64) <= BATCH_PATH_STORE : q->lb < (1 << 24));
 		if (fits) lane[nl++] = (uint64_t)((q->la + 63) / 64) << 60 | (uint64_t)q->lb << 36 | (uint64_t)i;
 		else rest[nr++] = i;
 	}

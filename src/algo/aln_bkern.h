@@ -9,8 +9,8 @@
 SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const int KIND, const int NW, const int NB,
 	int nb, int64_t ncol, const int64_t *lbl, const uint64_t *pl, const uint64_t *bpl, uint64_t *st, uint64_t *fin)
 {
-	V S0[8], S1[8], P[8][8];
-	#pragma GCC unroll 8
+	V S0[32], S1[32], P[32][8];   /* up to 32 words (BATCH_WORDS) */
+	#pragma GCC unroll 32
 	for (int w = 0; w < NW; w++) {
 		S0[w] = V_SET1(~0ull);
 		S1[w] = V_ZERO;
@@ -27,13 +27,13 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 			Mk[k] = V_SRA63(Bk[k]);
 			Bk[k] = V_ADD(Bk[k], Bk[k]);
 		}
-		V o0[8], o1[8];
-		#pragma GCC unroll 8
+		V o0[32], o1[32];
+		#pragma GCC unroll 32
 		for (int w = 0; w < NW; w++) o0[w] = S0[w], o1[w] = S1[w];
 		/* lev: raw Ph/Mh of the word above (bit 63; the top edge is +1); lcs: the carry (bit 0) */
 		V h1 = KIND == ALN_LEV ? V_SET1(1ull << 63) : V_ZERO, h2 = V_ZERO, h2b = V_ZERO;
-		V R0[8], R1[8];   /* raw horizontal outputs, kept for tracebacks */
-		#pragma GCC unroll 8
+		V R0[32], R1[32];   /* raw horizontal outputs, kept for tracebacks */
+		#pragma GCC unroll 32
 		for (int w = 0; w < NW; w++) {
 			V X = P[w][0] ^ Mk[0];
 			for (int k = 1; k < (NB ? NB : nb); k++) X = V_TL(X, P[w][k], Mk[k], F_OR_XOR);
@@ -65,7 +65,7 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 		if (j >= lbmin) {
 			unsigned bits = 0;
 			for (int l = 0; l < VL; l++) bits |= (unsigned)(j < lbl[l]) << l;
-			#pragma GCC unroll 8
+			#pragma GCC unroll 32
 			for (int w = 0; w < NW; w++) {
 				S0[w] = V_BLEND(o0[w], S0[w], bits);
 				if (KIND == ALN_LEV) S1[w] = V_BLEND(o1[w], S1[w], bits);
@@ -73,7 +73,7 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 		}
 		if (st) {   /* per word: lev pv, mv, ph, mh; lcs V, carry */
 			uint64_t *o = st + j * NW * (KIND == ALN_LEV ? 4 : 2) * VL;
-			#pragma GCC unroll 8
+			#pragma GCC unroll 32
 			for (int w = 0; w < NW; w++) {
 				if (KIND == ALN_LEV) {
 					V_STORE(o + (4 * w) * VL, S0[w]);
@@ -87,7 +87,7 @@ SX_ATTR static inline __attribute__((always_inline)) void SX_FN(bkern_)(const in
 			}
 		}
 	}
-	#pragma GCC unroll 8
+	#pragma GCC unroll 32
 	for (int w = 0; w < NW; w++) {
 		V_STORE(fin + (2 * w) * VL, S0[w]);
 		V_STORE(fin + (2 * w + 1) * VL, S1[w]);
@@ -101,14 +101,14 @@ SX_ATTR static void SX_FN(SX_CAT(bkern_, KIND##_##NW##_##NB))(int nb, int64_t nc
 	SX_FN(bkern_)(KIND, NW, NB, nb, ncol, lbl, pl, bpl, st, fin); \
 }
 #define BK_NB(KIND, NW) BK_INST(KIND, NW, 0) BK_INST(KIND, NW, 2) BK_INST(KIND, NW, 3)
-BK_NB(0, 1) BK_NB(0, 2) BK_NB(0, 3) BK_NB(0, 4) BK_NB(0, 6) BK_NB(0, 8)
-BK_NB(1, 1) BK_NB(1, 2) BK_NB(1, 3) BK_NB(1, 4) BK_NB(1, 6) BK_NB(1, 8)
+BK_NB(0, 1) BK_NB(0, 2) BK_NB(0, 3) BK_NB(0, 4) BK_NB(0, 6) BK_NB(0, 8) BK_NB(0, 12) BK_NB(0, 16) BK_NB(0, 24) BK_NB(0, 32)
+BK_NB(1, 1) BK_NB(1, 2) BK_NB(1, 3) BK_NB(1, 4) BK_NB(1, 6) BK_NB(1, 8) BK_NB(1, 12) BK_NB(1, 16) BK_NB(1, 24) BK_NB(1, 32)
 #undef BK_NB
 #undef BK_INST
 
 #define BK_ROW(KIND, NW) { SX_FN(SX_CAT(bkern_, KIND##_##NW##_0)), SX_FN(SX_CAT(bkern_, KIND##_##NW##_2)), \
 	SX_FN(SX_CAT(bkern_, KIND##_##NW##_3)) }
-static const bkern_fn SX_FN(bkern_tab_)[2][6][3] = {
-	{ BK_ROW(0, 1), BK_ROW(0, 2), BK_ROW(0, 3), BK_ROW(0, 4), BK_ROW(0, 6), BK_ROW(0, 8) },
-	{ BK_ROW(1, 1), BK_ROW(1, 2), BK_ROW(1, 3), BK_ROW(1, 4), BK_ROW(1, 6), BK_ROW(1, 8) } };
+static const bkern_fn SX_FN(bkern_tab_)[2][10][3] = {
+	{ BK_ROW(0, 1), BK_ROW(0, 2), BK_ROW(0, 3), BK_ROW(0, 4), BK_ROW(0, 6), BK_ROW(0, 8), BK_ROW(0, 12), BK_ROW(0, 16), BK_ROW(0, 24), BK_ROW(0, 32) },
+	{ BK_ROW(1, 1), BK_ROW(1, 2), BK_ROW(1, 3), BK_ROW(1, 4), BK_ROW(1, 6), BK_ROW(1, 8), BK_ROW(1, 12), BK_ROW(1, 16), BK_ROW(1, 24), BK_ROW(1, 32) } };
 #undef BK_ROW
