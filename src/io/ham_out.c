@@ -83,8 +83,23 @@ rk_status_t rio_ham_write_matrix(rio_out_t *out, const rio_ham_meta_t *m, const 
 	return st;
 }
 
+#define PAIRS_BLOCK 8192   /* pairs a row of rio_rows: a piece of millions formats on every thread */
+
+typedef struct {
+	const ham_ctx_t *c;
+	const ham_pair_t *p;
+	int64_t n, before;
+} pairs_ctx_t;
+
+static void fmt_pair_block(rio_buf_t *b, int64_t k, const void *cp)
+{
+	const pairs_ctx_t *x = cp;
+	const int64_t q1 = (k + 1) * PAIRS_BLOCK < x->n ? (k + 1) * PAIRS_BLOCK : x->n;
+	for (int64_t q = k * PAIRS_BLOCK; q < q1; q++) fmt_pair(b, x->c, x->p[q].i, x->p[q].j, x->p[q].d, x->before + q);
+}
+
 rk_status_t rio_ham_write_pairs(rio_out_t *out, const rio_ham_meta_t *m, const rio_reads_t *r, const ham_pair_t *p, int64_t n,
-                                int64_t before, int first, int last)
+                                int64_t before, int first, int last, int n_threads)
 {
 	ham_ctx_t c = { m, r, 0, m->lay.csv ? ',' : '\t' };
 	const char *what = rio_out_name(out);
@@ -94,10 +109,9 @@ rk_status_t rio_ham_write_pairs(rio_out_t *out, const rio_ham_meta_t *m, const r
 		ham_json_head(&b, m, r, "pairs");
 		rio_buf_printf(&b, ",\"max_dist\":%lld,\"pairs\":[", (long long)m->lay.max_dist);
 	} else if (first && m->lay.header) rio_buf_printf(&b, "sequence_1%csequence_2%cdistance\n", c.sep, c.sep);
-	for (int64_t q = 0; q < n && !st; q++) {
-		fmt_pair(&b, &c, p[q].i, p[q].j, p[q].d, before + q);
-		if (b.l > (1 << 20)) st = rio_buf_write(&b, out->fp, what);
-	}
+	st = rio_buf_write(&b, out->fp, what);
+	const pairs_ctx_t x = { &c, p, n, before };
+	if (!st && n > 0) st = rio_rows(out->fp, what, (n + PAIRS_BLOCK - 1) / PAIRS_BLOCK, n_threads, fmt_pair_block, &x);
 	if (!st && last && m->format == RK_FMT_JSON) rio_buf_str(&b, "\n]}\n");
 	if (!st) st = rio_buf_write(&b, out->fp, what);
 	rio_buf_free(&b);

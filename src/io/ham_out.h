@@ -25,8 +25,8 @@ typedef struct {
 /* M: n x n distances, row-major. */
 rk_status_t rio_ham_write_matrix(rio_out_t *out, const rio_ham_meta_t *m, const rio_reads_t *r, const uint32_t *M, int n_threads);
 /* Sorted pairs in pieces: `before` pairs were written already; the first piece writes the
- * head (JSON), the last one closes it. */
+ * head (JSON), the last one closes it. Formatted on n_threads threads, written in order. */
 rk_status_t rio_ham_write_pairs(rio_out_t *out, const rio_ham_meta_t *m, const rio_reads_t *r, const ham_pair_t *p, int64_t n,
-                                int64_t before, int first, int last);
+                                int64_t before, int first, int last, int n_threads);
 
 #endif

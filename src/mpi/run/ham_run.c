@@ -56,6 +56,7 @@ typedef struct {
 	uint32_t *M;              /* matrix layouts: n x n on rank 0 */
 	int64_t written, size;    /* sparse: pairs written so far; ranks */
 	int started;              /* sparse: the output's head is written */
+	int nth;                  /* threads that format rank 0's rows */
 } ham_gather_t;
 
 /* One piece of a rank's pairs (the JSON head with the first; the tail after the last piece of
@@ -66,7 +67,7 @@ static rk_status_t ham_take_pairs(void *ctx, int rank, const void *data, uint64_
 	int64_t np = (int64_t)(n / sizeof(ham_pair_t));
 	(void)rank;
 	if (!np && g->started) return RK_OK;
-	rk_status_t st = rio_ham_write_pairs(g->out, &g->meta, g->r, data, np, g->written, !g->started, 0);
+	rk_status_t st = rio_ham_write_pairs(g->out, &g->meta, g->r, data, np, g->written, !g->started, 0, g->nth);
 	g->started = 1;
 	g->written += np;
 	return st;
@@ -82,7 +83,7 @@ static rk_status_t ham_send_pairs(const rmpi_t *w, ham_gather_t *g, const ham_pa
 	for (; !st && n - q > k; q += k) rmpi_pieces_put(w, &pc, p + q, sizeof *p * (uint64_t)k);
 	if (st) q = n;
 	st = rmpi_pieces_end(w, &pc, p + q, sizeof *p * (uint64_t)(n - q), st);
-	if (w->rank == 0 && !st && (st = rio_ham_write_pairs(g->out, &g->meta, g->r, 0, 0, g->written, !g->started, 1)) != RK_OK)
+	if (w->rank == 0 && !st && (st = rio_ham_write_pairs(g->out, &g->meta, g->r, 0, 0, g->written, !g->started, 1, g->nth)) != RK_OK)
 		rk_err("%s", rk_error());
 	return rmpi_agree(w, st);
 }
@@ -152,7 +153,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	else rmpi_partition_tri(hs.n, w->size, wt, bounds);
 	ho.n_threads = be.g.n_threads = rmpi_be_threads(w, &o->c, &be);
 	int64_t n = hs.n, lo = bounds[w->rank], hi = bounds[w->rank + 1];
-	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0 };
+	ham_gather_t g = { o, &reads, bounds, &out, { o->input, o->algo.all, o->keep_case, o->algo.cap, o->lay, o->c.format }, 0, 0, w->size, 0, ho.n_threads };
 
 	/* progress of rank 0's band (the ranks' bands are alike): tiles of pairs, read by the ticker */
 	rk_progress_t prog;
