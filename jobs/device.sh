@@ -61,12 +61,12 @@ for stage in "$@"; do
 		# --max-dist 5 and lcs 10k x 1 kb --seq --path
 		./build-gpu/tests/rkt_genaln 20000 3000 1 1 > /tmp/ap_h.fa
 		./build-gpu/tests/rkt_genpairs 10000 1000 5 3 /tmp/ap_a.fa /tmp/ap_b.fa > /dev/null
-		for j in "hamming /tmp/ap_h.fa --max-dist 5" "lcs /tmp/ap_a.fa /tmp/ap_b.fa --seq --path" "lev /tmp/ap_a.fa /tmp/ap_b.fa"; do
+		for j in "hamming /tmp/ap_h.fa --max-dist 5" "lcs /tmp/ap_a.fa /tmp/ap_b.fa --seq --path" "lev /tmp/ap_a.fa /tmp/ap_b.fa --path" "lev /tmp/ap_a.fa /tmp/ap_b.fa"; do
 			for be in cpu gpu; do for th in ${AP_THREADS:-16 4}; do
 				s=$(date +%s.%N)
 				./build-gpu/rktlcs $j --backend $be --threads $th -v --stats /tmp/ap_s.json -o /tmp/ap_o 2> /tmp/ap_err
 				echo "--- $j $be $th threads: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }') s"
-				grep -vE "progress|^\[rktlcs\] +[0-9]" /tmp/ap_err | tail -12; tr -d '\n' < /tmp/ap_s.json | head -c 900; echo
+				grep -E "stages|blocks|gpu batch of" /tmp/ap_err | tail -4
 			done; done
 		done 2>&1 | tee "$OUT/autoprobe.txt" ;;
 	ranks) bash jobs/bench-ranks.sh build-gpu "${RANKS_JOBS:-rkt ham20k ham100k levlong levbatch levall lcsbatch}" "${RANKS_NP:-1 2 4 8 16 32}" "$OUT/ranks" 2>&1 \
