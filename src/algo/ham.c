@@ -218,8 +218,8 @@ ATTR static uint32_t ham_all_##SFX(const uint64_t *a, const uint64_t *b, int64_t
 	default: return ham_allp_##SFX(a, b, W, 8, stop); \
 	} \
 } \
-/* i against j0..j1-1 into d: one dispatch a row, and one word (few informative columns) \
- * inline, where the vector loop's set-up cost more than the pair */ \
+/* i against j0..j1-1 into d: one dispatch a row, and one word of the default layout (few \
+ * informative columns) inline, where the vector loop's set-up cost more than the pair */ \
 ATTR static void ham_row_##SFX(const ham_set_t *h, int64_t i, int64_t j0, int64_t j1, uint32_t stop, uint32_t *d) \
 { \
 	const uint64_t *a = h->bits + i * h->stride; \
@@ -229,13 +229,6 @@ ATTR static void ham_row_##SFX(const ham_set_t *h, int64_t i, int64_t j0, int64_
 		for (int64_t j = j0; j < j1; j++) { \
 			const uint64_t *b = h->bits + j * S; \
 			d[j - j0] = (uint32_t)__builtin_popcountll(((a[0] ^ b[0]) | (a[1] ^ b[1])) & a[2] & b[2]); \
-		} \
-	} else if (W == 1) { \
-		for (int64_t j = j0; j < j1; j++) { \
-			const uint64_t *b = h->bits + j * S; \
-			uint64_t x = 0; \
-			for (int p = 0; p < P; p++) x |= a[p] ^ b[p]; \
-			d[j - j0] = (uint32_t)__builtin_popcountll(x); \
 		} \
 	} else { \
 		for (int64_t j = j0; j < j1; j++) \
