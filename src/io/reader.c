@@ -174,6 +174,7 @@ rio_file_t *rio_open(const char *path)
 	if (!f || !(f->path = strdup(path)) || !(f->buf = malloc(RIO_BUF))) {
 		if (f) { free(f->path); free(f); }
 		rk_set_error("out of memory");
+		errno = ENOMEM;
 		return 0;
 	}
 	f->norm = rio_norm;
@@ -186,8 +187,10 @@ rio_file_t *rio_open(const char *path)
 	}
 	if (h && !(f->fp = bgzf_hopen(h, "r"))) hclose_abruptly(h);
 	if (!f->fp) {
-		rk_set_error("%s: cannot open: %s", path, errno ? strerror(errno) : "unknown error");
+		const int e = errno;
+		rk_set_error("%s: cannot open: %s", path, e ? strerror(e) : "unknown error");
 		free(f->buf); free(f->path); free(f);
+		errno = e;
 		return 0;
 	}
 	/* BGZF's end-of-file block is checked at the end of the stream (inflate.c), stdin too */
@@ -688,7 +691,7 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 	rio_slices = 1; rio_windows = 0;
 	if (rio_read_parallel(path, r, keep_case, rio_threads, 0, 1)) return RK_OK;
 	rio_file_t *f = rio_open(path);
-	if (!f) return RK_EIO;
+	if (!f) return rio_open_status(errno);
 	rio_keep_case(f, keep_case);
 	rk_status_t st = rio_read_batch(f, r, 0, &eof);
 	rio_close(f);
@@ -734,15 +737,16 @@ rk_status_t rio_read_range(const char *path, int part, int parts, int keep_case,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
 	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		rk_set_error("%s: cannot open: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+		const int e = fd < 0 ? errno : 0;
+		rk_set_error("%s: cannot open: %s", path, fd < 0 ? strerror(e) : "not a regular file");
 		if (fd >= 0) close(fd);
-		return RK_EIO;
+		return rio_open_status(e);
 	}
 	const int64_t size = sb.st_size;
 	if (size == 0) { close(fd); return RK_OK; }
 	uint8_t *base = mmap(0, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (base == MAP_FAILED) { rk_set_error("%s: cannot map: %s", path, strerror(errno)); return RK_EIO; }
+	if (base == MAP_FAILED) { const int e = errno; rk_set_error("%s: cannot map: %s", path, strerror(e)); return rio_open_status(e); }
 	const int64_t beg = rio_cut(base, size, part, parts), end = rio_cut(base, size, part + 1, parts);
 	rk_status_t st = RK_OK;
 	if (beg < end) {

@@ -4,6 +4,7 @@
 #define RIO_H
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdint.h>
 #include "rktlcs.h"
 
@@ -13,8 +14,15 @@
 
 typedef struct rio_file_s rio_file_t;
 
-/* Open a file ("-" = stdin); plain, gzip or BGZF. NULL with rk_error() set on failure. */
+/* Open a file ("-" = stdin); plain, gzip or BGZF. NULL with rk_error() set and errno saying
+ * why on failure (rio_open_status maps it). */
 rio_file_t *rio_open(const char *path);
+/* A failed open's status: the machine out of memory or descriptors is a resource failure (exit
+ * 2), anything else (missing, unreadable) the user's to fix (RK_EIO, exit 1). */
+static inline rk_status_t rio_open_status(int e)
+{
+	return e == ENOMEM || e == EMFILE || e == ENFILE || e == EAGAIN ? RK_ERES : RK_EIO;
+}
 /* Append records to r until at least max_bases bases were added (0: no limit) or EOF.
  * Returns RK_OK (check r->n for progress), or RK_EINPUT with "FILE: record N (NAME): why". */
 rk_status_t rio_read_batch(rio_file_t *f, rio_reads_t *r, int64_t max_bases, int *eof);

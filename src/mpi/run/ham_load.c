@@ -4,6 +4,7 @@
  * streams stdin, gzip and FASTQ and hands out batches in turn. The informative columns are
  * found per rank and combined (MPI_MAX over ham_cols_t's bytes), each rank bit-slices its own
  * records, and the compact set (100k x 30 kb: 11 MB against 3 GB raw) is held once per node. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ static rk_status_t ham_read_stream(const rmpi_t *w, const ham_run_opt_t *o, rio_
 		rio_reads_t tmp;
 		memset(&tmp, 0, sizeof tmp);
 		int eof = 0;
-		if (!f) st = RK_EIO;
+		if (!f) st = rio_open_status(errno);
 		else rio_keep_case(f, o->keep_case);
 		for (int64_t k = 0, total = 0; !st && !eof; k++) {
 			const int owner = (int)(k % w->size);
