@@ -3,6 +3,7 @@
  * near the balance to whichever estimate is lower, and each term moves the choice the way it
  * should (start-up left, threads, bytes, the dependent chain, items). */
 #include <stdlib.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -243,6 +244,7 @@ static void check_divergence(void)
 /* the rates of a file (rmpi_rates_parse): the built-in table's values back from a file written
  * in the format, the choice following the given rates (a GPU 1000x slower than the table's
  * loses a job the table gives it), and files of another machine or version, or broken, refused */
+static void check_band_rate(const rmpi_rates_t *ref);
 static void check_rates_file(void)
 {
 	rmpi_machine_t m;
@@ -256,8 +258,9 @@ static void check_rates_file(void)
 		rmpi_rates_ref((rmpi_work_t)k, &r);
 		const double slow = k == RMPI_W_DP_LONG ? 1e-3 : 1;
 		l += snprintf(text + l, sizeof text - (size_t)l, "%s\"%s\": {\"gpu_fixed\": %.17g, \"gpu_rate\": %.17g, \"gpu_item\": %.17g, \"gpu_bw\": %.17g, "
-		              "\"gpu_step\": %.17g, \"cpu_rate\": %.17g, \"cpu_item\": %.17g, \"cpu_par\": %.17g}", k ? ", " : "", rmpi_rates_kind_key((rmpi_work_t)k),
-		              r.gpu_fixed, r.gpu_rate * slow, r.gpu_item, r.gpu_bw, r.gpu_step / slow, r.cpu_rate, r.cpu_item, r.cpu_par);
+		              "\"gpu_step\": %.17g, \"cpu_rate\": %.17g, \"cpu_item\": %.17g, \"cpu_par\": %.17g, \"cpu_band\": %.17g}", k ? ", " : "",
+		              rmpi_rates_kind_key((rmpi_work_t)k), r.gpu_fixed, r.gpu_rate * slow, r.gpu_item, r.gpu_bw, r.gpu_step / slow, r.cpu_rate,
+		              r.cpu_item, r.cpu_par, r.cpu_band);
 	}
 	l += snprintf(text + l, sizeof text - (size_t)l, "}}");
 	rmpi_rates_t got[RMPI_W_KINDS], ref;
@@ -269,6 +272,7 @@ static void check_rates_file(void)
 	rmpi_cost_t mb = { RMPI_W_DP_LONG, 1e12, 0, 2e6, 2e6, 64 };
 	CHECK(rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "table: 1 Mb pair to the GPU (gpu %g cpu %g)", tg, tc);
 	CHECK(!rmpi_cost_pick(&mb, &got[RMPI_W_DP_LONG], 0.3, &tg, &tc), "a GPU 1000x slower: the CPU (gpu %g cpu %g)", tg, tc);
+	check_band_rate(&ref);
 	/* refused: another machine, another version, a cut file, a negative rate, not ours */
 	rmpi_machine_t other = m;
 	other.cpus = m.cpus + 1;
@@ -286,6 +290,27 @@ static void check_rates_file(void)
 	CHECK(rmpi_rates_parse(text, (size_t)l, 0, got, &start) == RK_EINPUT, "a negative rate");
 	CHECK(rmpi_rates_parse("{\"a\": 1}", 8, 0, got, &start) == RK_EINPUT, "not a rates file");
 	rk_clear_error();
+}
+
+/* cpu_band prices a long pair's band alone: a machine whose CPU runs bands 4x the table's
+ * speed takes a 10 Mb pair 3% apart from the GPU, and its dense pairs stay where they were */
+static void check_band_rate(const rmpi_rates_t *ref)
+{
+	rmpi_rates_t fast = *ref;
+	double tg, tc, tc4;
+	fast.cpu_band = 4;
+	CHECK(ref->cpu_band == 1, "the table's cpu_band is 1 (%g)", ref->cpu_band);
+	rmpi_cost_t band = { RMPI_W_DP_LONG, 1e14, 0, 2e7, 2e7, 16 };
+	rmpi_cost_weights(&band, 0, 0);
+	rmpi_cost_band(&band, 0.03, 0, 0);
+	const int g1 = rmpi_cost_pick(&band, ref, 0.2, &tg, &tc), g4 = rmpi_cost_pick(&band, &fast, 0.2, &tg, &tc4);
+	CHECK(band.chain_bound && fabs(tc / tc4 - 4) < 1e-9, "a band: the CPU's estimate 4x faster (%g s against %g s)", tc4, tc);
+	CHECK(g1 && !g4, "a band: the table's GPU, the faster band's CPU (%s, %s)", g1 ? "GPU" : "CPU", g4 ? "GPU" : "CPU");
+	rmpi_cost_t dense = { RMPI_W_DP_LONG, 1e12, 0, 2e6, 2e6, 16 };
+	rmpi_cost_weights(&dense, 0, 0);
+	rmpi_cost_pick(&dense, ref, 0.2, &tg, &tc);
+	rmpi_cost_pick(&dense, &fast, 0.2, &tg, &tc4);
+	CHECK(!dense.chain_bound && tc == tc4, "dense cells: cpu_band changes nothing (%g s against %g s)", tc4, tc);
 }
 
 /* RKTLCS_CALIBRATE=auto: which jobs calibrate first, and that nothing is run where it must not

@@ -26,16 +26,24 @@ typedef struct {
 	const char *args;
 	int64_t n0[2];           /* first size on the CPU, on the GPU */
 	int grow;
+	int band;                /* long: a pair 1% apart (the CPU's band), else unrelated (every cell) */
 } cal_probe_t;
 
 /* sizes: reads (rkt, --all), sequences (hamming), pairs (pairs), bases (long) */
 static const cal_probe_t cal_probes[RMPI_W_KINDS] = {
-	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2 },
-	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2 },
-	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 500000 }, 2 },
-	{ RMPI_W_DP_LONG, "lev", "", { 60000, 1000000 }, 2 },
-	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2 },
+	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2, 0 },
+	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2, 0 },
+	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 500000 }, 2, 0 },
+	/* the CPU's first size fills 16 threads' wavefront, as the table's 1 Mb pairs did: a smaller
+	 * pair leaves threads idle and reads as a slower machine */
+	{ RMPI_W_DP_LONG, "lev", "", { 250000, 1000000 }, 2, 0 },
+	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2, 0 },
 };
+/* the CPU's band (cpu_band): a pair 1% apart, as users' long pairs are; its threads and its
+ * bound scale apart from the dense wavefront's */
+static const cal_probe_t cal_band = { RMPI_W_DP_LONG, "lev", "", { 1000000, 0 }, 2, 1 };
+
+static const char *cal_name(const cal_probe_t *p) { return p->band ? "band" : rmpi_rates_kind_key(p->kind); }
 
 static uint64_t cal_rng = 0x9e3779b97f4a7c15ull;
 static uint64_t cal_next(void)
@@ -45,26 +53,35 @@ static uint64_t cal_next(void)
 }
 static char cal_nt(void) { return "ACGT"[(cal_next() >> 33) & 3]; }
 
-/* one record: base with a point change in pct of every 100 bases (pct < 0: random) */
-static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char *s, int64_t len, int pct)
+/* one record: base with a point change in pct of every 100 bases (pct < 0: random); with
+ * indels a third of them insertions and a third deletions, as long pairs drift (s: 2 len + 2) */
+static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char *s, int64_t len, int pct, int indels)
 {
-	for (int64_t i = 0; i < len; i++) s[i] = pct < 0 || (int)((cal_next() >> 20) % 1000) < pct * 10 ? cal_nt() : base[i];
-	s[len] = '\n';
-	return fprintf(fp, ">%s%lld\n", name, (long long)r) < 0 || fwrite(s, 1, (size_t)len + 1, fp) != (size_t)len + 1;
+	int64_t m = 0;
+	for (int64_t i = 0; i < len; i++) {
+		const uint64_t x = cal_next();
+		if (pct >= 0 && (int)((x >> 20) % 1000) >= pct * 10) { s[m++] = base[i]; continue; }
+		const int what = indels ? (int)((x >> 40) % 3) : 0;
+		if (what == 1) { s[m++] = cal_nt(); s[m++] = base[i]; }   /* an insertion before base[i] */
+		else if (what == 0) s[m++] = cal_nt();
+	}
+	s[m] = '\n';
+	return fprintf(fp, ">%s%lld\n", name, (long long)r) < 0 || fwrite(s, 1, (size_t)m + 1, fp) != (size_t)m + 1;
 }
 
 /* n records of length len into pa: copies of one random base, pct apart (pct < 0: each
- * random); with pb, the i-th record of pb is the i-th of pa's base pct apart, each base new */
-static rk_status_t cal_write(const char *pa, const char *pb, int64_t n, int64_t len, int pct)
+ * random); with pb, the i-th record of pb is the i-th of pa's base pct apart, each base new;
+ * indels: pb's changes include insertions and deletions */
+static rk_status_t cal_write(const char *pa, const char *pb, int64_t n, int64_t len, int pct, int indels)
 {
 	FILE *fa = fopen(pa, "w"), *fb = pb ? fopen(pb, "w") : 0;
-	char *base = malloc((size_t)len + 1), *s = malloc((size_t)len + 2);
+	char *base = malloc((size_t)len + 1), *s = malloc(2 * (size_t)len + 2);
 	rk_status_t st = RK_OK;
 	if (!fa || (pb && !fb) || !base || !s) { rk_set_error("calibrate: %s: %s", pa, fa ? "out of memory" : strerror(errno)); st = RK_ERES; goto out; }
 	for (int64_t i = 0; i < len; i++) base[i] = cal_nt();
 	for (int64_t r = 0; r < n && !st; r++) {
 		if (pb) for (int64_t i = 0; i < len; i++) base[i] = cal_nt();
-		if (cal_rec(fa, "a", r, base, s, len, pb ? 0 : pct) || (pb && cal_rec(fb, "b", r, base, s, len, pct))) {
+		if (cal_rec(fa, "a", r, base, s, len, pb ? 0 : pct, 0) || (pb && cal_rec(fb, "b", r, base, s, len, pct, indels))) {
 			rk_set_error("calibrate: writing %s: %s", pa, strerror(errno));
 			st = RK_ERES;
 		}
@@ -82,11 +99,11 @@ static rk_status_t cal_inputs(const char *dir, const cal_probe_t *p, int64_t n, 
 	snprintf(in[0], 700, "%s/a.fa", dir);
 	snprintf(in[1], 700, "%s/b.fa", dir);
 	switch (p->kind) {
-	case RMPI_W_RKT: in[1][0] = 0; return cal_write(in[0], 0, n, 51, 3);
-	case RMPI_W_HAM: in[1][0] = 0; return cal_write(in[0], 0, n, 3000, 1);
-	case RMPI_W_DP_ALL: in[1][0] = 0; return cal_write(in[0], 0, n, 100, -1);
-	case RMPI_W_DP_LONG: return cal_write(in[0], in[1], 1, n, -1);   /* unrelated: every cell, no band */
-	default: return cal_write(in[0], in[1], n, 150, 5);
+	case RMPI_W_RKT: in[1][0] = 0; return cal_write(in[0], 0, n, 51, 3, 0);
+	case RMPI_W_HAM: in[1][0] = 0; return cal_write(in[0], 0, n, 3000, 1, 0);
+	case RMPI_W_DP_ALL: in[1][0] = 0; return cal_write(in[0], 0, n, 100, -1, 0);
+	case RMPI_W_DP_LONG: return cal_write(in[0], in[1], 1, n, p->band ? 1 : -1, p->band);
+	default: return cal_write(in[0], in[1], n, 150, 5, 0);
 	}
 }
 
@@ -105,7 +122,7 @@ static rk_status_t cal_child(const char *self, const char *dir, const cal_probe_
 	const int r = system(cmd);
 	*wall = rk_realtime() - t0;
 	if (r != 0) {
-		rk_set_error("calibrate: the %s probe on the %s failed (exit %d): see %s/err", rmpi_rates_kind_key(p->kind), be,
+		rk_set_error("calibrate: the %s probe on the %s failed (exit %d): see %s/err", cal_name(p), be,
 		             WIFEXITED(r) ? WEXITSTATUS(r) : -1, dir);
 		return RK_ERES;
 	}
@@ -213,7 +230,7 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		f->n = n;
 		f->compute = compute;
 		f->model = model;
-		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s (built-in estimate %.3f s), speed %s%.3gx the table's", rmpi_rates_kind_key(p->kind),
+		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s (built-in estimate %.3f s), speed %s%.3gx the table's", cal_name(p),
 		         gpu ? "GPU" : "CPU", (long long)n, compute, model, f->done ? "" : "not yet timed; ", f->done ? f->scale : 1.0);
 		prev_t = compute;
 		prev_v = vmodel;
@@ -224,7 +241,7 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 
 /* the file: this machine, the scaled rates of every kind, the probes behind them */
 static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, const rmpi_machine_t *m, const cal_fit_t fit[][2],
-                                  double start, int simd, double secs)
+                                  const cal_fit_t *band, double start, int simd, double secs)
 {
 	rio_buf_t b = { 0 };
 	char when[64];
@@ -245,16 +262,21 @@ static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, c
 		const double sc = fit[k][0].done ? fit[k][0].scale : 1, sg = fit[k][1].done ? fit[k][1].scale : 1;
 		r.cpu_rate *= sc; r.cpu_item /= sc;
 		r.gpu_rate *= sg; r.gpu_bw *= sg; r.gpu_item /= sg; r.gpu_step /= sg;
+		/* the band's speed was measured against the table's cpu_rate, now scaled by sc */
+		if (k == RMPI_W_DP_LONG && band->done) r.cpu_band *= band->scale / sc;
 		rio_buf_printf(&b, "%s\n    \"%s\": {\"gpu_fixed\": %.4g, \"gpu_rate\": %.4g, \"gpu_item\": %.4g, \"gpu_bw\": %.4g, \"gpu_step\": %.4g, "
-		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g,\n      \"probes\": {",
+		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g, \"cpu_band\": %.4g,\n      \"probes\": {",
 		               k ? "," : "", rmpi_rates_kind_key((rmpi_work_t)k), r.gpu_fixed, r.gpu_rate, r.gpu_item, r.gpu_bw, r.gpu_step, r.cpu_rate,
-		               r.cpu_item, r.cpu_par);
+		               r.cpu_item, r.cpu_par, r.cpu_band);
 		for (int g = 0, first = 1; g < 2; g++) {
 			if (!fit[k][g].done) continue;
 			rio_buf_printf(&b, "%s\"%s\": {\"size\": %lld, \"compute_s\": %.4g, \"table_s\": %.4g, \"speed\": %.4g}", first ? "" : ", ",
 			               g ? "gpu" : "cpu", (long long)fit[k][g].n, fit[k][g].compute, fit[k][g].model, fit[k][g].scale);
 			first = 0;
 		}
+		if (k == RMPI_W_DP_LONG && band->done)
+			rio_buf_printf(&b, "%s\"cpu_band\": {\"size\": %lld, \"compute_s\": %.4g, \"table_s\": %.4g, \"speed\": %.4g}",
+			               fit[k][0].done || fit[k][1].done ? ", " : "", (long long)band->n, band->compute, band->model, band->scale);
 		rio_buf_str(&b, "}}");
 	}
 	rio_buf_str(&b, "\n  }\n}\n");
@@ -284,10 +306,11 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	if (!mkdtemp(dir)) { rk_set_error("calibrate: a folder in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno)); return RK_ERES; }
 	rmpi_machine_t m;
 	rmpi_machine_get(&m);
-	const int simd = rmpi_simd_bits(), gpu = o->gpu && rgpu_device_count() > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu);
-	cal_fit_t fit[RMPI_W_KINDS][2];
+	const int simd = rmpi_simd_bits(), gpu = o->gpu && rgpu_device_count() > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu) + cpu;
+	cal_fit_t fit[RMPI_W_KINDS][2], band;
 	double start = rmpi_rates_start(RMPI_START_NOMINAL), left = o->budget;
 	memset(fit, 0, sizeof fit);
+	memset(&band, 0, sizeof band);
 	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
 	        gpu ? m.gpu : "", gpu ? "" : "; no GPU probed", n, n ? o->budget / n : 0);
 	for (int k = 0, done = 0; k < RMPI_W_KINDS && !st; k++)
@@ -298,12 +321,14 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 			left -= rk_realtime() - t;
 			done++;
 		}
-	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, start, simd, rk_realtime() - t0);
+	if (!st && cpu) st = cal_probe(o, dir, &cal_band, 0, left, simd, &band, &start);
+	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, start, simd, rk_realtime() - t0);
 	if (!st) {
 		for (int k = 0; k < RMPI_W_KINDS; k++)
 			rk_info("calibrate: %-8s cpu %s%.3gx, gpu %s%.3gx the built-in table's speed", rmpi_rates_kind_key((rmpi_work_t)k),
 			        fit[k][0].done ? "" : "(not probed) ", fit[k][0].done ? fit[k][0].scale : 1, fit[k][1].done ? "" : "(not probed) ",
 			        fit[k][1].done ? fit[k][1].scale : 1);
+		rk_info("calibrate: band     cpu %s%.3gx the built-in table's speed", band.done ? "" : "(not probed) ", band.done ? band.scale : 1);
 		rk_info("calibrate: wrote %s in %.1f s", path, rk_realtime() - t0);
 		char cmd[700];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

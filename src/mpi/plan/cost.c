@@ -119,6 +119,7 @@ int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_lef
 	const double cells = gx * j->work / r->gpu_rate, chain = j->span * r->gpu_step;
 	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + j->items * r->gpu_item +
 	         (j->chain_bound ? (cells > chain ? cells : chain) : cells + chain);
-	*t_cpu = (cx * j->work / r->cpu_rate + j->items * r->cpu_item) / th + j->cpu_beside;
+	const double rate = r->cpu_rate * (j->chain_bound && r->cpu_band > 0 ? r->cpu_band : 1);
+	*t_cpu = (cx * j->work / rate + j->items * r->cpu_item) / th + j->cpu_beside;
 	return *t_gpu < *t_cpu;
 }

@@ -42,6 +42,8 @@ typedef struct {
 	double cpu_rate;    /* work units per second per thread */
 	double cpu_item;    /* s per item per thread */
 	double cpu_par;     /* threads one job of the kind keeps busy at most (0: all it is given) */
+	double cpu_band;    /* a long pair's band on the CPU: its speed over cpu_rate's (1 in the table;
+	                     * a calibrated machine's own, since its band and dense wavefront scale apart) */
 } rmpi_rates_t;
 
 /* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU

@@ -18,12 +18,13 @@ static const char *const kind_key[RMPI_W_KINDS] = { "rkt", "hamming", "pairs", "
 const char *rmpi_rates_kind_key(rmpi_work_t k) { return k < RMPI_W_KINDS ? kind_key[k] : "?"; }
 
 /* the fields of rmpi_rates_t in file order */
-#define N_FIELDS 8
-static const char *const field_key[N_FIELDS] = { "gpu_fixed", "gpu_rate", "gpu_item", "gpu_bw", "gpu_step", "cpu_rate", "cpu_item", "cpu_par" };
+#define N_FIELDS 9
+static const char *const field_key[N_FIELDS] = { "gpu_fixed", "gpu_rate", "gpu_item", "gpu_bw", "gpu_step", "cpu_rate", "cpu_item", "cpu_par",
+	                                             "cpu_band" };
 
 static double *field_at(rmpi_rates_t *r, int f)
 {
-	double *p[N_FIELDS] = { &r->gpu_fixed, &r->gpu_rate, &r->gpu_item, &r->gpu_bw, &r->gpu_step, &r->cpu_rate, &r->cpu_item, &r->cpu_par };
+	double *p[N_FIELDS] = { &r->gpu_fixed, &r->gpu_rate, &r->gpu_item, &r->gpu_bw, &r->gpu_step, &r->cpu_rate, &r->cpu_item, &r->cpu_par, &r->cpu_band };
 	return p[f];
 }
 
@@ -107,7 +108,7 @@ static rk_status_t rates_from(const rio_json_t *root, rmpi_rates_t r[RMPI_W_KIND
 			if (!(x >= 0) || !isfinite(x)) { rk_set_error("\"%s\".\"%s\" missing or not a number >= 0", kind_key[k], field_key[f]); return RK_EINPUT; }
 			*field_at(&r[k], f) = x;
 		}
-		if (!(r[k].cpu_rate > 0) || !(r[k].gpu_rate > 0)) { rk_set_error("\"%s\": a rate of 0", kind_key[k]); return RK_EINPUT; }
+		if (!(r[k].cpu_rate > 0) || !(r[k].gpu_rate > 0) || !(r[k].cpu_band > 0)) { rk_set_error("\"%s\": a rate of 0", kind_key[k]); return RK_EINPUT; }
 	}
 	*start_s = rio_json_num(rio_json_get(root, "start_s"), -1);
 	if (!(*start_s >= 0) || !isfinite(*start_s)) { rk_set_error("\"start_s\" missing or not a number >= 0"); return RK_EINPUT; }
