@@ -1,6 +1,7 @@
 /* hamming's sparse output on the CPU (src/algo/ham.c, ham_sort.c): ham_pairs_sort on 1-5
  * threads against the C library's qsort (random keys, every key equal, sorted, reversed, few
- * rows, sizes on both sides of the threaded sort's threshold), and ham_pairs against ham_dist
+ * rows, rows that start far from 0; sizes on both sides of the threaded sort's threshold, so
+ * both the merge tree and the row buckets run), and ham_pairs against ham_dist
  * pair by pair on sets of one word and of several (default and -a), so every row kernel runs.
  * Usage: test_ham_sort */
 #include <stdio.h>
@@ -26,7 +27,8 @@ static void check_sort(int64_t n, int shape, int threads)
 		case 1: p[k].i = 7; p[k].j = 9; break;
 		case 2: p[k].i = (int32_t)(k / 1000); p[k].j = (int32_t)(k % 1000); break;
 		case 3: p[k].i = (int32_t)((n - k) / 1000); p[k].j = (int32_t)((n - k) % 1000); break;
-		default: p[k].i = (int32_t)tu_range(0, 2); p[k].j = (int32_t)tu_range(0, 1 << 30); break;
+		case 4: p[k].i = (int32_t)tu_range(0, 2); p[k].j = (int32_t)tu_range(0, 1 << 30); break;
+		default: p[k].i = 100000 + (int32_t)tu_range(0, 300); p[k].j = (int32_t)tu_range(0, 400); break;  /* rows from far on */
 		}
 		p[k].d = (uint32_t)(p[k].i ^ p[k].j);  /* equal keys carry equal values: any order of them is one output */
 	}
@@ -84,7 +86,7 @@ int main(void)
 	const int64_t sizes[] = { 0, 1, 17, 65535, 65536, 200003 };
 	for (int t = 1; t <= 5; t++)
 		for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
-			for (int shape = 0; shape < 5; shape++) check_sort(sizes[z], shape, t);
+			for (int shape = 0; shape < 6; shape++) check_sort(sizes[z], shape, t);
 	for (int t = 1; t <= 3; t += 2)
 		for (int all = 0; all < 2; all++) {
 			check_pairs(700, 3000, 40, 5, all, 3, t);     /* one word: pairs past the sort's threshold */

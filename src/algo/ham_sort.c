@@ -50,13 +50,9 @@ static void hp_merge(const ham_pair_t *s, int64_t x0, int64_t x1, int64_t y0, in
 	else if (y0 < y1) memcpy(d, s + y0, sizeof *s * (size_t)(y1 - y0));
 }
 
-void ham_pairs_sort(ham_pair_t *p, int64_t n, int n_threads)
+/* the merge tree: chunks sorted on k threads, then merged in pairs (t: n pairs of room) */
+static void hp_merge_sort(ham_pair_t *p, int64_t n, int k, ham_pair_t *t)
 {
-	int k = n_threads > 0 ? n_threads : omp_get_max_threads();
-	if (k > 64) k = 64;
-	if (n < 65536 || k < 2) { hp_qsort(p, n); return; }
-	ham_pair_t *t = malloc(sizeof *p * (size_t)n);
-	if (!t) { hp_qsort(p, n); return; }  /* no room for the merge: one thread */
 	int64_t b[65];
 	for (int c = 0; c <= k; c++) b[c] = n * c / k;
 #pragma omp parallel for num_threads(k) schedule(static, 1)
@@ -75,5 +71,54 @@ void ham_pairs_sort(ham_pair_t *p, int64_t n, int n_threads)
 #pragma omp parallel for num_threads(k) schedule(static, 1)
 		for (int c = 0; c < k; c++) memcpy(p + b[c], s + b[c], sizeof *p * (size_t)(b[c + 1] - b[c]));
 	}
+}
+
+/* rows i0..i0+R-1 of p bucketed into t by a counting pass on k threads, each row's run then
+ * sorted by j: linear in the pairs where the merge tree is n log n, and every round of it
+ * parallel; 0 when the counters do not fit */
+static int hp_row_sort(ham_pair_t *p, int64_t n, int k, ham_pair_t *t, int32_t i0, int64_t R)
+{
+	int64_t *cnt = calloc((size_t)k * (size_t)R + 1, sizeof *cnt), *row = malloc(sizeof *row * (size_t)(R + 1));
+	if (!cnt || !row) { free(cnt); free(row); return 0; }
+#pragma omp parallel num_threads(k)
+	{
+		const int c = omp_get_thread_num(), T = omp_get_num_threads();
+		int64_t *h = cnt + (size_t)c * (size_t)R;
+		const int64_t lo = n * c / T, hi = n * (c + 1) / T;
+		for (int64_t x = lo; x < hi; x++) h[p[x].i - i0]++;
+#pragma omp barrier
+#pragma omp single
+		{   /* a row's pairs from thread 0 first, then 1, ...: the scatter keeps their order */
+			int64_t o = 0;
+			for (int64_t r = 0; r < R; r++) {
+				row[r] = o;
+				for (int d = 0; d < T; d++) { const int64_t v = cnt[(size_t)d * (size_t)R + r]; cnt[(size_t)d * (size_t)R + r] = o; o += v; }
+			}
+			row[R] = o;
+		}
+		for (int64_t x = lo; x < hi; x++) t[h[p[x].i - i0]++] = p[x];
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 256)
+		for (int64_t r = 0; r < R; r++) hp_qsort(t + row[r], row[r + 1] - row[r]);
+#pragma omp for schedule(static)
+		for (int64_t x = 0; x < n; x++) p[x] = t[x];
+	}
+	free(cnt); free(row);
+	return 1;
+}
+
+void ham_pairs_sort(ham_pair_t *p, int64_t n, int n_threads)
+{
+	int k = n_threads > 0 ? n_threads : omp_get_max_threads();
+	if (k > 64) k = 64;
+	if (n < 65536 || k < 2) { hp_qsort(p, n); return; }
+	ham_pair_t *t = malloc(sizeof *p * (size_t)n);
+	if (!t) { hp_qsort(p, n); return; }  /* no room for another copy: one thread */
+	int32_t lo = p[0].i, hi = p[0].i;
+#pragma omp parallel for num_threads(k) reduction(min : lo) reduction(max : hi)
+	for (int64_t x = 0; x < n; x++) { if (p[x].i < lo) lo = p[x].i; if (p[x].i > hi) hi = p[x].i; }
+	/* counters of every row on every thread: a few pairs a row pays for them */
+	const int64_t R = (int64_t)hi - lo + 1;
+	if (R * k > n || !hp_row_sort(p, n, k, t, lo, R)) hp_merge_sort(p, n, k, t);
 	free(t);
 }
