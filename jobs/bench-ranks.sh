@@ -26,6 +26,7 @@ run() {
 	for p in $ranks; do
 		# at np VNP (16) -v: the split and the contexts, kept in OUTDIR/v_N.txt (N: the run's number)
 		q=-q; [ "$p" = "${VNP:-16}" ] && q=-v
+		rm -f "$out/o_$p.tsv"   # replacing an old output would free it inside the timed run
 		s0=$(date +%s.%N)
 		# shellcheck disable=SC2086  # MPIRUN is a list of words
 		timeout 300 $MPIRUN -np "$p" "$cli" "$@" --backend "$be" $q --stats "$out/s.json" -o "$out/o_$p.tsv" 2> "$out/err_$p.txt"

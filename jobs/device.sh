@@ -63,7 +63,7 @@ for stage in "$@"; do
 		./build-gpu/tests/rkt_genpairs 10000 1000 5 3 /tmp/ap_a.fa /tmp/ap_b.fa > /dev/null
 		for j in "hamming /tmp/ap_h.fa --max-dist 5" "lcs /tmp/ap_a.fa /tmp/ap_b.fa --seq --path" "lev /tmp/ap_a.fa /tmp/ap_b.fa --path" "lev /tmp/ap_a.fa /tmp/ap_b.fa"; do
 			for be in cpu gpu; do for th in ${AP_THREADS:-16 4}; do
-				s=$(date +%s.%N)
+				rm -f /tmp/ap_o; s=$(date +%s.%N)
 				./build-gpu/rktlcs $j --backend $be --threads $th -v --stats /tmp/ap_s.json -o /tmp/ap_o 2> /tmp/ap_err
 				echo "--- $j $be $th threads: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }') s"
 				grep -E "stages|blocks|gpu batch of" /tmp/ap_err | tail -4
