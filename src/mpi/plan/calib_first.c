@@ -42,6 +42,9 @@ int rmpi_calib_first(const rmpi_t *w, const rk_common_t *c, double tg, double tc
 	o.self = self;
 	o.rates = c->rates;
 	o.threads = c->threads_given ? c->threads : 0;   /* as `rktlcs calibrate` probes them */
+	double drv, ctx;
+	rgpu_warm_join();   /* its start, timed cold, is the one the probes cannot see */
+	o.start = rgpu_warm_times(&drv, &ctx) ? drv + ctx : 0;
 	if (rmpi_calibrate(&o) != RK_OK) {
 		rk_warn("auto: first-use calibration failed (%s): the built-in table", rk_error());
 		rk_clear_error();

@@ -295,6 +295,20 @@ static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, c
 	return st;
 }
 
+/* the GPUs a child sees (its --version line "gpu: CUDA, N device"): asking the runtime here
+ * would hold the driver awake, and every probe would time a warm start */
+static int cal_gpus(const char *self)
+{
+	char cmd[4200], line[512];
+	int n = 0;
+	snprintf(cmd, sizeof cmd, "'%s' --version 2> /dev/null", self);
+	FILE *fp = popen(cmd, "r");
+	while (fp && fgets(line, sizeof line, fp))
+		if (sscanf(line, "gpu: CUDA, %d device", &n) == 1) break;
+	if (fp) pclose(fp);
+	return n;
+}
+
 rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 {
 	const double t0 = rk_realtime();
@@ -306,7 +320,7 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	if (!mkdtemp(dir)) { rk_set_error("calibrate: a folder in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno)); return RK_ERES; }
 	rmpi_machine_t m;
 	rmpi_machine_get(&m);
-	const int simd = rmpi_simd_bits(), gpu = o->gpu && rgpu_device_count() > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu) + cpu;
+	const int simd = rmpi_simd_bits(), gpu = o->gpu && (o->start > 0 ? rgpu_device_count() : cal_gpus(o->self)) > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu) + cpu;
 	cal_fit_t fit[RMPI_W_KINDS][2], band;
 	double start = rmpi_rates_start(RMPI_START_NOMINAL), left = o->budget;
 	memset(fit, 0, sizeof fit);
@@ -322,6 +336,7 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 			done++;
 		}
 	if (!st && cpu) st = cal_probe(o, dir, &cal_band, 0, left, simd, &band, &start);
+	if (o->start > 0) start = o->start;
 	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, start, simd, rk_realtime() - t0);
 	if (!st) {
 		for (int k = 0; k < RMPI_W_KINDS; k++)
