@@ -81,6 +81,14 @@ static const rcli_mode_t *rcli_find_mode(const char *m)
 	return 0;
 }
 
+/* an error before MPI starts: every rank parsed the same words, so rank 0 says it and gives
+ * the job its status; the others end quietly with 0, since a launcher that saw their 1 first
+ * would kill rank 0 before its line is out */
+static int rcli_early_error(void)
+{
+	return rmpi_rank_hint() > 0 ? 0 : 1;
+}
+
 /* help, version and errors before MPI starts: every rank parsed the same words, rank 0 says them */
 static int rcli_dispatch(int argc, char **argv)
 {
@@ -92,7 +100,7 @@ static int rcli_dispatch(int argc, char **argv)
 		if (strcmp(m, "help") == 0) {
 			if (argc > 2 && !rcli_find_mode(argv[2])) {
 				if (rmpi_rank_hint() == 0) fprintf(stderr, "[rktlcs] error: help: unknown mode '%s' (modes: rkt, hamming, lev, lcs)\n", argv[2]);
-				return 1;
+				return rcli_early_error();
 			}
 			char *h[] = { argv[0], argc > 2 ? argv[2] : (char *)"rkt", (char *)"--help", 0 };
 			return rcli_dispatch(3, h);
@@ -105,7 +113,7 @@ static int rcli_dispatch(int argc, char **argv)
 			rcli_suggest(m, near, sizeof near);
 			if (near[0]) {
 				if (rmpi_rank_hint() == 0) fprintf(stderr, "[rktlcs] error: unknown mode '%s' (did you mean %s?)\n", m, near);
-				return 1;
+				return rcli_early_error();
 			}
 		}
 	}
