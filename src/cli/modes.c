@@ -266,6 +266,8 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	const int ls = rmpi_local_size_hint();
 	double th = c->threads > 0 ? c->threads : (double)sysconf(_SC_NPROCESSORS_ONLN) / (ls > 0 ? ls : 1);
 	if (th < 1) th = 1;
+	/* before any thread starts, so that every one of them gets the widened mask */
+	const int unbound = rmpi_unbind_default((int)th);
 	double gpu_min = 0;
 	/* work dealt out to every rank: its share decides, as the cost model does after the read */
 	const int nr = gpu_ranks == 0 ? rmpi_size_hint() : 1;
@@ -292,6 +294,7 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	const int debug = rk_get_log_level() >= RK_LOG_DEBUG;   /* the same on every rank: -v */
 	if (w.rank != 0 && rk_get_log_level() > RK_LOG_WARNING) rk_set_log_level(RK_LOG_WARNING);
 	rk_log_hold(w.size > 1);
+	if (unbound) rk_debug("rank 0's CPUs: %d, where mpirun's default binding gave it one core for its threads (--bind-to keeps a binding)", unbound);
 	/* resolved once: every later rmpi_threads() returns it without a second warning */
 	c->threads_alone = rmpi_threads_alone(&w, c);
 	c->threads = rmpi_threads(&w, c);

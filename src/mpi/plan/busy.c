@@ -254,6 +254,25 @@ int rmpi_cpus(void)
 	return cores > 0 ? (int)cores : 1;
 }
 
+int rmpi_unbind_default(int threads)
+{
+	static const char *const asked[] = { "OMPI_MCA_hwloc_base_binding_policy", "OMPI_MCA_rmaps_base_mapping_policy",
+		                                 "OMPI_MCA_rmaps_base_cpus_per_rank", "OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", 0 };
+	if (!getenv("OMPI_COMM_WORLD_SIZE")) return 0;   /* srun's task CPUs, a cpuset, taskset: the user's */
+	for (int i = 0; asked[i]; i++)
+		if (getenv(asked[i])) return 0;
+	const long online = sysconf(_SC_NPROCESSORS_ONLN);
+	const int had = rmpi_cpus(), ls = rmpi_local_size_hint();
+	if (online < 2 || had >= threads || had >= online || (ls > 0 && ls > online)) return 0;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	for (long c = 0; c < online && c < CPU_SETSIZE; c++) CPU_SET((int)c, &set);
+	/* the kernel keeps the mask within the process's cpuset */
+	if (sched_setaffinity(0, sizeof set, &set) != 0) return 0;
+	const int now = rmpi_cpus();
+	return now > had ? now : 0;
+}
+
 int rmpi_threads(const rmpi_t *w, const rk_common_t *c)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -19,6 +19,13 @@ int rmpi_threads(const rmpi_t *w, const rk_common_t *c);
 int rmpi_threads_alone(const rmpi_t *w, const rk_common_t *c);
 /* The CPUs this process may run on (its affinity mask, at most the online CPUs; at least 1) */
 int rmpi_cpus(void);
+/* Open MPI binds each rank to one core by default at np <= 2, where a rank's threads then
+ * share that core: where the binding is the default (no --bind-to, --map-by or OpenMP
+ * binding asked for), the mask holds fewer CPUs than `threads` and the node's ranks (the
+ * launcher's local size) fit its CPUs, this process's mask is widened to every CPU it may use
+ * (its cpuset). Call before any thread starts. Returns the CPUs it may now run on, or 0 where
+ * it left the mask as it was. */
+int rmpi_unbind_default(int threads);
 
 /* ---- paces (pace.c): rounds of work split by what each rank measured, so a slower rank
  * (a busier core, a CPU rank among GPU ranks) gets less. The split never changes a result,
