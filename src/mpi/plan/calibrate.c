@@ -234,7 +234,11 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		         gpu ? "GPU" : "CPU", (long long)n, compute, model, f->done ? "" : "not yet timed; ", f->done ? f->scale : 1.0);
 		prev_t = compute;
 		prev_v = vmodel;
-		if ((f->done && var >= (gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S) && (step || !gpu)) || spent + wall * p->grow * 1.2 > budget) break;
+		const double next = spent + wall * p->grow * 1.2;
+		if (f->done && ((var >= (gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S) && (step || !gpu)) || next > budget)) break;
+		/* not timed yet: a file without this kind's rate is worth a few times its share (a slow,
+		 * sanitized or busy machine) */
+		if (!f->done && next > 3 * budget + 1) break;
 	}
 	return st;
 }
