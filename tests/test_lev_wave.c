@@ -75,6 +75,14 @@ static void adversarial(lev_wave_t *w)
 		one("unequal", a, la, b, lb, w);
 		one("unequal, swapped", b, lb, a, la, w);
 	}
+	/* the long pairs' stops (0 after a, 1 after b): bytes 0 and 1 inside the pairs fall back to
+	 * extensions with bounds, and either way the answer is the naive DP's */
+	for (int t = 0; t < 40; t++) {
+		int64_t la = tu_range(70, 400), lb = la - 5 + tu_range(0, 10);
+		for (int64_t i = 0; i < la; i++) a[i] = "\0\1AC"[tu_range(0, t % 2 ? 3 : 1) + (t % 2 ? 0 : 2)];
+		for (int64_t i = 0; i < lb; i++) b[i] = tu_range(0, 9) ? a[i < la ? i : la - 1] : "\0\1AC"[tu_range(0, 3)];
+		one(t % 2 ? "bytes 0 and 1" : "long", a, la, b, lb, w);
+	}
 	for (int t = 0; t < 30; t++) {
 		int64_t la = tu_range(20, 500), sh = tu_range(1, 19);
 		tu_read(a, la, 4, 0);
@@ -150,6 +158,48 @@ static void batches(void)
 	free(p);
 }
 
+/* long pairs (lev_wave_cap's second regime): every strategy forced on the same pairs, one
+ * thread and three, with and without the path; the sweep alone (never) shares no code with the
+ * wavefronts, and a few pairs against the naive DP */
+static void long_batches(void)
+{
+	enum { N = 30, MAXL = 6000 };
+	static char A[N][MAXL + 1], Bs[N][2 * MAXL + 2];
+	aln_pair_t p[N];
+	static const int pcts[] = { 0, 1, 5, 15, 40 };
+	for (int i = 0; i < N; i++) {
+		int64_t la = tu_range(1000, MAXL);
+		tu_read(A[i], la, 4, 0);
+		tu_norm(A[i]);
+		p[i] = (aln_pair_t){ A[i], Bs[i], la, mutate(A[i], la, Bs[i], pcts[i % 5], "ACGT", 4) };
+	}
+	for (int path = 0; path <= 1; path++) {
+		int64_t d[3][N];
+		aln_path_t pp[3][N];
+		memset(pp, 0, sizeof pp);
+		for (int s = 0; s < 3; s++) {
+			rk_tune.lev_wave = s - 1;
+			lev_opt_t o;
+			lev_opt_init(&o);
+			o.path = path, o.n_threads = 1 + 2 * (s & 1);
+			CHECK(lev_batch(&o, p, N, d[s], path ? pp[s] : 0) == RK_OK, "long batch, strategy %d", s - 1);
+		}
+		rk_tune.lev_wave = 0;
+		for (int i = 0; i < N; i++) {
+			int same = d[0][i] == d[1][i] && d[0][i] == d[2][i];
+			if (same && path) {
+				char *c0 = cigar_of(&pp[0][i]), *c1 = cigar_of(&pp[1][i]), *c2 = cigar_of(&pp[2][i]);
+				same = !strcmp(c0, c1) && !strcmp(c0, c2);
+				free(c0); free(c1); free(c2);
+			}
+			CHECK(same, "long pair %d (%lld x %lld, path %d): %lld %lld %lld", i, (long long)p[i].la, (long long)p[i].lb, path,
+			      (long long)d[0][i], (long long)d[1][i], (long long)d[2][i]);
+			if (path && i < 5) CHECK(naive_lev(p[i].a, p[i].la, p[i].b, p[i].lb, 0) == d[1][i], "long pair %d: naive", i);
+			for (int s = 0; s < 3; s++) aln_path_free(&pp[s][i]);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3000;
@@ -158,6 +208,7 @@ int main(int argc, char **argv)
 	randoms(n, &w);
 	lev_wave_free(&w);
 	batches();
+	long_batches();
 	printf("test_lev_wave: %d random cases, the batches under three strategies\n", n);
 	return tu_done("test_lev_wave");
 }

@@ -24,12 +24,14 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 {
 	int64_t solved = 0;
 	int err = 0;
+	/* a few long pairs must not all land in one thread's chunk */
+	const int64_t chunk = n / (8 * (int64_t)T) < 1 ? 1 : n / (8 * (int64_t)T) > 256 ? 256 : n / (8 * (int64_t)T);
 	#pragma omp parallel num_threads(T) reduction(+:solved)
 	{
 		lev_wave_t w = { 0 };
 		int tries = 0, fails = 0;
 		int64_t rest = 0;
-		#pragma omp for schedule(dynamic, 256)
+		#pragma omp for schedule(dynamic, chunk)
 		for (int64_t i = 0; i < n; i++) {
 			int stop;
 			#pragma omp atomic read

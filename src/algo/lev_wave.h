@@ -16,6 +16,8 @@ typedef struct {
 	int64_t cap;       /* ints in L */
 	uint64_t *run;     /* the path's runs (aln_path_t's form), traced back from the end */
 	int64_t rcap;
+	char *pad;         /* a long pair's copies, each with a stop after it (lev_wave.c) */
+	int64_t pcap;
 } lev_wave_t;
 
 void lev_wave_free(lev_wave_t *w);
