@@ -103,6 +103,19 @@ if [ -x "$gen" ]; then
 		if [ -s want.rows ] && cmp -s want.rows got$np.rows; then ok "--all --max-dist 10 (np $np) = the full enumeration's rows within 10 ($(wc -l < want.rows) of 44850 pairs; $(grep -o '[0-9]* of [0-9]* pairs passed' md$np.err))"
 		else bad "--all --max-dist 10 (np $np): $(wc -l < got$np.rows) rows, want $(wc -l < want.rows)"; fi
 	done
+	# long pairs (9 kb, 1-15% apart): a block of two a thread or more goes through the batch, a
+	# thread a pair (the wavefronts, a guess first, the sweep after); fewer go alone with every
+	# thread (the threaded sweep): the same bytes either way and at np 3
+	for d in 1 5 15; do "$gen" 4 9000 $d $d la$d.fa lb$d.fa > /dev/null; done
+	cat la1.fa la5.fa la15.fa | awk '/^>/ { $0 = ">x" ++n } 1' > la.fa
+	cat lb1.fa lb5.fa lb15.fa | awk '/^>/ { $0 = ">y" ++n } 1' > lb.fa
+	for mode in lev lcs; do
+		"$cli" $mode la.fa lb.fa --path --threads 1 -q -o l1.tsv
+		"$cli" $mode la.fa lb.fa --path --threads 8 -q -o l8.tsv
+		mpi 3 "$cli" $mode la.fa lb.fa --path --threads 1 -q -o l3.tsv
+		[ "$(grep -vc '^#' l1.tsv)" -eq 13 ] && cmp -s l1.tsv l8.tsv && cmp -s l1.tsv l3.tsv \
+			&& ok "$mode, 12 pairs of 9 kb --path: a thread a pair = every thread a pair = np 3" || bad "$mode long pairs: $(md5sum l1.tsv l8.tsv l3.tsv | cut -c1-8)"
+	done
 fi
 fi
 # real data: bounds from the alignments

@@ -16,6 +16,7 @@ rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_
  * it then loses at most a probe's worth against the sweep alone. */
 #define WAVE_PROBE 64
 #define WAVE_REST 2048
+#define WAVE_GUESS 2048   /* pairs from this long are guessed before a try */
 
 /* The wavefronts over every pair; done[i] set where they ended pair i (its distance, or above
  * o->k). Returns how many they ended, or -1 on an error (rk_error set). */
@@ -42,6 +43,12 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 			int64_t cap = every ? (q->la > q->lb ? q->la : q->lb) : lev_wave_cap(q->la, q->lb, paths != 0);
 			const int capped = o->k >= 0 && o->k < cap;
 			if (capped) cap = o->k;
+			/* a long pair's failed try costs milliseconds, and a block of a few pairs is too
+			 * short for the give-up below: a guess of its distance first (a short pair's guess
+			 * would cost what the try does) */
+			if (!every && !capped && q->la >= WAVE_GUESS && q->lb >= WAVE_GUESS &&
+			    aln_sim_divergence(q->a, q->la, q->b, q->lb) * (double)(q->la > q->lb ? q->la : q->lb) > 1.25 * (double)cap)
+				continue;
 			const int r = lev_wave(&w, q->a, q->la, q->b, q->lb, cap, paths != 0, &dist[i], paths ? &paths[i] : 0);
 			if (r < 0) {
 				#pragma omp atomic write
@@ -52,7 +59,7 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 				dist[i] = -1;
 				if (paths) paths[i].n = 0;
 			}
-			if (r == 1 || capped) done[i] = 1, solved++;
+			if (r == 1 || (r == 0 && capped)) done[i] = 1, solved++;
 			else fails++;
 			if (++tries == WAVE_PROBE) {
 				if (!every && fails > WAVE_PROBE / 2) rest = WAVE_REST;

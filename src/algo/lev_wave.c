@@ -213,7 +213,7 @@ int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb
 	const int64_t kt = lb - la, most = la > lb ? la : lb;
 	if (cap > most) cap = most;
 	if (cap < 0 || (kt < 0 ? -kt : kt) > cap || la >= (1 << 30) || lb >= (1 << 30)) return 0;
-	if (!wave_room(w, 0)) goto oom;
+	if (!wave_room(w, 0)) return 2;
 	w->L[0] = (int32_t)extend(a, la, b, lb, 0, 0);
 	int64_t s = 0;
 	/* a long pair's extensions without bounds tests; a short one's copy would cost more */
@@ -221,7 +221,7 @@ int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb
 	const int padded = cap >= WAVE_PAD_CAP && wave_pad(w, a, la, b, lb, &pa, &pb);
 	while (wget(w->L, s, kt) < la) {
 		if (++s > cap) return 0;
-		if (!wave_room(w, s)) goto oom;
+		if (!wave_room(w, s)) return 2;   /* the sweep's memory is linear: it takes the pair */
 		if (padded) wave_next_pad(w->L, s, pa, la, pb, lb);
 		else wave_next(w->L, s, a, la, b, lb);
 	}
@@ -238,7 +238,4 @@ int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb
 	}
 	*dist = s;
 	return 1;
-oom:
-	rk_set_error("out of memory for the wavefronts of a %lld x %lld pair", (long long)la, (long long)lb);
-	return RK_ERES;
 }

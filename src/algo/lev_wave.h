@@ -23,8 +23,9 @@ typedef struct {
 void lev_wave_free(lev_wave_t *w);
 
 /* The distance of a[0, la) and b[0, lb) if it is at most cap: 1 and *dist, with want_path the
- * canonical path appended to *path (reset first). 0 when the distance exceeds cap (*dist and
- * *path untouched). RK_ERES (negative) when out of memory. */
+ * canonical path appended to *path (reset first). 0 when the distance exceeds cap, 2 when the
+ * wavefronts found no memory before the answer (*dist and *path untouched: another strategy
+ * takes the pair). RK_ERES (negative) when the path found no memory. */
 int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb, int64_t cap, int want_path,
              int64_t *dist, aln_path_t *path);
 

@@ -41,15 +41,30 @@ void pair_blk_free(pair_blk_t *k)
 	k->n = 0;
 }
 
-/* the block's values on the CPU: the long pairs alone, with every thread; the rest as a batch */
+/* Long pairs go alone with every thread, unless the block holds enough of them that a thread
+ * a pair keeps every thread busy, and none is so large that one thread's pair is the wall. */
+static int pair_blk_solo(const pair_job_t *j, const pair_blk_t *k)
+{
+	int64_t n_long = 0;
+	for (int64_t q = 0; q < k->n; q++) {
+		const double c = (double)k->p[q].la * (double)k->p[q].lb;
+		if (c >= PAIR_SOLO_CELLS) return 1;
+		n_long += c >= PAIR_LONG_CELLS;
+	}
+	return n_long > 0 && n_long < 2 * (int64_t)j->nth;
+}
+
+/* the block's values on the CPU: the long pairs alone, with every thread (pair_blk_solo), the
+ * rest as a batch */
 static rk_status_t pair_blk_cpu(pair_job_t *j, pair_blk_t *k)
 {
 	const rmpi_pairs_t *s = j->s;
 	const aln_pair_t *p = k->p;
+	const double solo = pair_blk_solo(j, k) ? PAIR_LONG_CELLS : 1e300;
 	rk_status_t st = RK_OK;
 	int64_t q0 = 0;
 	for (int64_t q = 0; q <= k->n && !st; q++) {
-		if (q < k->n && (double)p[q].la * (double)p[q].lb < PAIR_LONG_CELLS) continue;
+		if (q < k->n && (double)p[q].la * (double)p[q].lb < solo) continue;
 		if (q > q0 && j->rtab.fw && s->mode.cpu_reads) {
 			const aln_rsrc_t r = { &j->rtab, k->ai + q0, k->bi + q0 };
 			st = s->mode.cpu_reads(s->mode.algo, p + q0, &r, q - q0, j->nth, k->val + q0, k->paths ? k->paths + q0 : 0);

@@ -21,9 +21,11 @@
                                          * work, packing and sorting, is most of a block's time) */
 #define PAIR_FMT_ROWS 2048              /* rows of a block formatted by one thread */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells (CPU) */
+#define PAIR_BLOCK_CELLS_LONG (1ll << 40) /* ... or, holding long pairs, this many (pair_compute) */
 #define PAIR_BLOCK_CELLS_GPU (1ll << 38) /* ... (GPU: long pairs are valued many a launch, up to as many as
                                          * its resident warps hold: 26 of 30 kb on an H100) */
-#define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread */
+#define PAIR_LONG_CELLS (1ll << 26)     /* a pair this large runs alone, with every thread, */
+#define PAIR_SOLO_CELLS (1ll << 36)     /* ... unless a block has 2 a thread and none this large */
 #define PAIR_OVERHEAD 256.0             /* cells' worth of fixed cost per pair, for the split */
 #define PAIR_NS_CPU 2.0                 /* ns a base of a read a pair costs with --max-dist on one CPU thread, */
 #define PAIR_NS_GPU 0.02                /* ... on the GPU (its batch rate: 1e6 pairs of 150 bp in 2.5 ms) */

@@ -355,6 +355,7 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	const int64_t bmax = gpu ? PAIR_BLOCK_PAIRS_GPU : PAIR_BLOCK_PAIRS;
 	const double t_in = rk_realtime();
 	double bcells = 0, mine = 0;
+	int64_t nlong = 0;
 	rk_status_t st = RK_OK;
 #ifdef RKTLCS_HAVE_CUDA
 	if ((st = pair_all_gpu(j, q0, q1, &q0)) != RK_OK) return st;
@@ -376,10 +377,16 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 			if (!s->all) pair_ix(A->n, Bp->n, q, &a, &b);
 			pair_blk_t *k = &j->blk[j->cur];
 			k->ai[k->n] = a; k->bi[k->n] = b; k->n++;
-			bcells += (double)rio_len(A, a) * (double)rio_len(Bp, b);
-			if (k->n == bmax || bcells >= (gpu ? PAIR_BLOCK_CELLS_GPU : PAIR_BLOCK_CELLS)) {
+			const double c = (double)rio_len(A, a) * (double)rio_len(Bp, b);
+			bcells += c;
+			nlong += c >= PAIR_LONG_CELLS;
+			/* on the CPU a block of long pairs waits for two a thread, which then take a pair
+			 * each (pair_blk_solo) */
+			const int full = gpu ? bcells >= PAIR_BLOCK_CELLS_GPU
+			                     : bcells >= PAIR_BLOCK_CELLS && (!nlong || nlong >= 2 * (int64_t)j->nth || bcells >= PAIR_BLOCK_CELLS_LONG);
+			if (k->n == bmax || full) {
 				st = pair_submit(j);
-				bcells = 0;
+				bcells = 0, nlong = 0;
 			}
 		}
 		mine += j->cost[q];
