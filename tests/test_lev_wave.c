@@ -108,6 +108,18 @@ static void randoms(int n, lev_wave_t *w)
 	}
 }
 
+/* one pair under the three strategies: the same distance, and (pp set) the same CIGAR */
+static int same3(int64_t d0, int64_t d1, int64_t d2, const aln_path_t *const *pp)
+{
+	int same = d0 == d1 && d0 == d2;
+	if (same && pp) {
+		char *c0 = cigar_of(pp[0]), *c1 = cigar_of(pp[1]), *c2 = cigar_of(pp[2]);
+		same = !strcmp(c0, c1) && !strcmp(c0, c2);
+		free(c0); free(c1); free(c2);
+	}
+	return same;
+}
+
 /* a batch with every strategy forced, -k none, small, large: the same bytes */
 static void batches(void)
 {
@@ -139,12 +151,7 @@ static void batches(void)
 			rk_tune.lev_wave = 0;
 			int64_t bad = 0;
 			for (int i = 0; i < N; i++) {
-				int same = d[0][i] == d[1][i] && d[0][i] == d[2][i];
-				if (same && path) {
-					char *c0 = cigar_of(&pp[0][i]), *c1 = cigar_of(&pp[1][i]), *c2 = cigar_of(&pp[2][i]);
-					same = !strcmp(c0, c1) && !strcmp(c0, c2);
-					free(c0); free(c1); free(c2);
-				}
+				const int same = same3(d[0][i], d[1][i], d[2][i], path ? (const aln_path_t *[]){ &pp[0][i], &pp[1][i], &pp[2][i] } : 0);
 				if (!same && bad++ < 3)
 					CHECK(0, "batch pair %d (path %d, k %lld): distances %lld %lld %lld", i, path, (long long)ks[ki], (long long)d[0][i],
 					      (long long)d[1][i], (long long)d[2][i]);
@@ -186,12 +193,7 @@ static void long_batches(void)
 		}
 		rk_tune.lev_wave = 0;
 		for (int i = 0; i < N; i++) {
-			int same = d[0][i] == d[1][i] && d[0][i] == d[2][i];
-			if (same && path) {
-				char *c0 = cigar_of(&pp[0][i]), *c1 = cigar_of(&pp[1][i]), *c2 = cigar_of(&pp[2][i]);
-				same = !strcmp(c0, c1) && !strcmp(c0, c2);
-				free(c0); free(c1); free(c2);
-			}
+			const int same = same3(d[0][i], d[1][i], d[2][i], path ? (const aln_path_t *[]){ &pp[0][i], &pp[1][i], &pp[2][i] } : 0);
 			CHECK(same, "long pair %d (%lld x %lld, path %d): %lld %lld %lld", i, (long long)p[i].la, (long long)p[i].lb, path,
 			      (long long)d[0][i], (long long)d[1][i], (long long)d[2][i]);
 			if (path && i < 5) CHECK(naive_lev(p[i].a, p[i].la, p[i].b, p[i].lb, 0) == d[1][i], "long pair %d: naive", i);
