@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 #include "rktlcs.h"
 
 typedef struct {
@@ -24,7 +25,11 @@ static inline int rio_buf_need(rio_buf_t *b, size_t n) { return b->l + n <= b->m
 static inline void rio_buf_strn(rio_buf_t *b, const char *s, size_t n)
 {
 	if (rio_buf_need(b, n + 1)) return;
-	for (size_t i = 0; i < n; i++) b->s[b->l + i] = s[i];
+	/* through a local pointer: stores through b->s may alias b itself, and the loop then
+	 * reloaded b->s and b->l at every byte (a block's rows were copied a byte at a time) */
+	char *d = b->s + b->l;
+	if (n > 16) memcpy(d, s, n);
+	else for (size_t i = 0; i < n; i++) d[i] = s[i];
 	b->l += n;
 }
 static inline void rio_buf_chr(rio_buf_t *b, char c)
