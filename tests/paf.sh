@@ -37,6 +37,14 @@ for m in global prefix infix; do
 done
 run lcs "" lcs A.fa B.fa
 run lcs "" lcs one.fa B.fa
+# runs of 10,000 and more (the CIGAR writer's long numbers): one substitution in 30 kb has one
+# optimal alignment, 12345=1X17654=, in the TSV and in cg:Z:
+awk 'BEGIN { srand(3); s = ""; for (k = 0; k < 30000; k++) s = s substr("ACGT", int(rand() * 4) + 1, 1)
+	c = substr(s, 12346, 1); d = c == "A" ? "C" : "A"
+	print ">a\n" s > "long_a.fa"; print ">b\n" substr(s, 1, 12345) d substr(s, 12347) > "long_b.fa" }'
+"$cli" lev long_a.fa long_b.fa --path -q -o long.tsv && "$cli" lev long_a.fa long_b.fa --path --format paf -q -o long.paf
+[ "$(tail -1 long.tsv | cut -f5,6)" = "$(printf '1\t12345=1X17654=')" ] && grep -q 'cg:Z:12345=1X17654=$' long.paf \
+	&& ok "a 30 kb pair, one substitution: 12345=1X17654= (TSV and PAF)" || bad "long runs: $(tail -1 long.tsv | cut -f5,6) / $(grep -o 'cg:Z:.*' long.paf)"
 # the same bytes from two ranks
 for c in "lev --mode infix A.fa B.fa" "lev --all few.fa" "lcs A.fa B.fa"; do
 	"$cli" $c --path --format paf -q -o np1.paf

@@ -5,12 +5,26 @@
 static const char *const pair_align[] = { "global", "prefix", "infix" };
 
 /* runs as CIGAR text; ops maps the op codes to letters (PAF writes lcs's M as =) */
+/* The room of the whole CIGAR at once (a run is at most 20 digits and its op), then its runs
+ * through a local pointer: one growth test a row, not two a run. */
 static void pair_runs(rio_buf_t *b, const aln_path_t *p, const char *ops)
 {
-	for (int64_t q = 0; p && q < p->n; q++) {
-		rio_buf_u64(b, p->run[q] >> 3);
-		rio_buf_chr(b, ops[p->run[q] & 7]);
+	if (!p || p->n == 0 || rio_buf_need(b, (size_t)p->n * 21 + 4)) return;
+	char *d = b->s + b->l;
+	for (int64_t q = 0; q < p->n; q++) {
+		const uint64_t v = p->run[q] >> 3;
+		if (v < 10000) {
+			memcpy(d, rio_dig[v], 4);
+			d += rio_dlen[v];
+		} else {
+			char t[24];
+			int n = 0;
+			for (uint64_t x = v; x; x /= 10) t[n++] = (char)('0' + x % 10);
+			while (n) *d++ = t[--n];
+		}
+		*d++ = ops[p->run[q] & 7];
 	}
+	b->l = (size_t)(d - b->s);
 }
 
 static void pair_path(rio_buf_t *b, const aln_path_t *p)
