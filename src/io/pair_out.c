@@ -4,8 +4,8 @@
 
 static const char *const pair_align[] = { "global", "prefix", "infix" };
 
-/* runs as CIGAR text; ops maps the op codes to letters (PAF writes lcs's M as =) */
-/* The room of the whole CIGAR at once (a run is at most 20 digits and its op), then its runs
+/* runs as CIGAR text; ops maps the op codes to letters (PAF writes lcs's M as =). The room of
+ * the whole CIGAR is taken at once (a run is at most 20 digits and its op), and the runs go
  * through a local pointer: one growth test a row, not two a run. */
 static void pair_runs(rio_buf_t *b, const aln_path_t *p, const char *ops)
 {
