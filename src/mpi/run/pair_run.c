@@ -354,7 +354,7 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 	const int gpu = j->be.use_gpu && s->mode.gpu;
 	const int64_t bmax = gpu ? PAIR_BLOCK_PAIRS_GPU : PAIR_BLOCK_PAIRS;
 	const double t_in = rk_realtime();
-	double bcells = 0, mine = 0;
+	double bcells = 0, mine = 0, pend = 0;   /* pend: the cost of pairs not yet submitted (not --all) */
 	int64_t nlong = 0;
 	rk_status_t st = RK_OK;
 #ifdef RKTLCS_HAVE_CUDA
@@ -383,15 +383,18 @@ static rk_status_t pair_compute(pair_job_t *j, int64_t q0, int64_t q1)
 			/* on the CPU a block of long pairs waits for two a thread, which then take a pair
 			 * each (pair_blk_solo) */
 			const int full = gpu ? bcells >= PAIR_BLOCK_CELLS_GPU
-			                     : bcells >= PAIR_BLOCK_CELLS && (!nlong || nlong >= 2 * (int64_t)j->nth || bcells >= PAIR_BLOCK_CELLS_LONG);
+			                     : bcells >= PAIR_BLOCK_CELLS && (!nlong || nlong >= 2 * (int64_t)j->nth || c >= PAIR_SOLO_CELLS ||
+			                                                      bcells >= PAIR_BLOCK_CELLS_LONG);
+			if (!s->all) pend += j->cost[q];
 			if (k->n == bmax || full) {
 				st = pair_submit(j);
-				bcells = 0, nlong = 0;
+				bcells = 0, nlong = 0, pend = 0;
 			}
 		}
 		mine += j->cost[q];
 		/* rank 0's share as the pace; a pair of short reads is too little to read the clock for */
-		if (w->rank == 0 && (s->all || !(q & 255) || j->cost[q] >= PAIR_PROGRESS_CELLS)) rk_progress(&j->prog, j->done_cost + mine * w->size);
+		if (w->rank == 0 && (s->all || !(q & 255) || j->cost[q] >= PAIR_PROGRESS_CELLS))
+			rk_progress(&j->prog, j->done_cost + (mine - pend) * w->size);
 	}
 	if (!st && j->blk[j->cur].n) st = pair_submit(j);
 	rk_status_t sd = pair_drain(j, !st);
