@@ -26,7 +26,7 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 	int64_t solved = 0;
 	int err = 0;
 	/* a few long pairs must not all land in one thread's chunk */
-	const int64_t chunk = n / (8 * (int64_t)T) < 1 ? 1 : n / (8 * (int64_t)T) > 256 ? 256 : n / (8 * (int64_t)T);
+	const int64_t per = n / (8 * (int64_t)T), chunk = per < 1 ? 1 : per > 256 ? 256 : per;
 	#pragma omp parallel num_threads(T) reduction(+:solved)
 	{
 		lev_wave_t w = { 0 };

@@ -40,18 +40,19 @@ __attribute__((constructor)) static void rio_dig_init(void)
 	}
 }
 
+int rio_u64_put_slow(char *d, uint64_t v)
+{
+	char t[24];
+	int n = 0, l;
+	do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+	for (l = 0; n; l++) d[l] = t[--n];
+	return l;
+}
+
 void rio_buf_u64_slow(rio_buf_t *b, uint64_t v)
 {
 	if (rio_buf_need(b, 21)) return;
-	if (v < 10000) {
-		memcpy(b->s + b->l, rio_dig[v], 4);
-		b->l += rio_dlen[v];
-		return;
-	}
-	char t[24];
-	int n = 0;
-	do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
-	while (n) b->s[b->l++] = t[--n];
+	b->l += (size_t)rio_u64_put(b->s + b->l, v);
 }
 
 void rio_buf_i64(rio_buf_t *b, int64_t v)

@@ -39,6 +39,14 @@ static inline void rio_buf_chr(rio_buf_t *b, char c)
 }
 extern char rio_dig[10000][4];  /* "0".."9999", not NUL-terminated; lengths in rio_dlen */
 extern uint8_t rio_dlen[10000];
+int rio_u64_put_slow(char *d, uint64_t v);
+/* v in decimal at d, which has room for 20 digits (a small v writes 4 bytes); its length */
+static inline int rio_u64_put(char *d, uint64_t v)
+{
+	if (v >= 10000) return rio_u64_put_slow(d, v);
+	memcpy(d, rio_dig[v], 4);
+	return rio_dlen[v];
+}
 void rio_buf_u64_slow(rio_buf_t *b, uint64_t v);
 static inline void rio_buf_u64(rio_buf_t *b, uint64_t v)
 {

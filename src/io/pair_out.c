@@ -12,16 +12,7 @@ static void pair_runs(rio_buf_t *b, const aln_path_t *p, const char *ops)
 	if (!p || p->n == 0 || rio_buf_need(b, (size_t)p->n * 21 + 4)) return;
 	char *d = b->s + b->l;
 	for (int64_t q = 0; q < p->n; q++) {
-		const uint64_t v = p->run[q] >> 3;
-		if (v < 10000) {
-			memcpy(d, rio_dig[v], 4);
-			d += rio_dlen[v];
-		} else {
-			char t[24];
-			int n = 0;
-			for (uint64_t x = v; x; x /= 10) t[n++] = (char)('0' + x % 10);
-			while (n) *d++ = t[--n];
-		}
+		d += rio_u64_put(d, p->run[q] >> 3);
 		*d++ = ops[p->run[q] & 7];
 	}
 	b->l = (size_t)(d - b->s);

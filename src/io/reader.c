@@ -64,26 +64,10 @@ struct rio_file_s {
 };
 
 
-/* Normalization: upper case, U->T, '.', '-', '*' kept; 0 marks an illegal byte.
- * rio_norm_keep keeps the case (U->T, u->t) for modes that compare case (hamming -k). */
-static uint8_t rio_norm[256], rio_norm_keep[256];
-
-static void rio_norm_init(void)
-{
-	if (rio_norm['A']) return;
-	for (int c = 'A'; c <= 'Z'; c++) {
-		rio_norm[c] = rio_norm[c + 32] = (uint8_t)c;
-		rio_norm_keep[c] = (uint8_t)c; rio_norm_keep[c + 32] = (uint8_t)(c + 32);
-	}
-	rio_norm['U'] = rio_norm['u'] = 'T';
-	rio_norm_keep['U'] = 'T'; rio_norm_keep['u'] = 't';
-	rio_norm['.'] = rio_norm_keep['.'] = '.'; rio_norm['-'] = rio_norm_keep['-'] = '-';
-	rio_norm['*'] = rio_norm_keep['*'] = '*';
-}
-
-/* The tables' rule in arithmetic, which vectorizes where a table lookup a byte does not: d[q]
- * is rio_norm[s[q]] (keep: rio_norm_keep[s[q]]); nonzero when some byte is illegal (the
- * careful loop then finds which, by the tables). */
+/* Normalization: upper case, U->T, '.', '-', '*' kept; 0 marks an illegal byte. With keep the
+ * case is kept (U->T, u->t) for modes that compare case (hamming -k). The rule in arithmetic,
+ * which vectorizes where a table lookup a byte does not: a line's bytes in one pass, nonzero
+ * when some byte is illegal (the careful loop then finds which, by the tables below). */
 static inline __attribute__((always_inline)) uint8_t rio_norm_run(const uint8_t *s, char *d, int64_t n, const int keep)
 {
 	uint8_t bad = 0;
@@ -100,6 +84,18 @@ static inline __attribute__((always_inline)) uint8_t rio_norm_run(const uint8_t 
 
 static uint8_t rio_norm_upper(const uint8_t *s, char *d, int64_t n) { return rio_norm_run(s, d, n, 0); }
 static uint8_t rio_norm_kept(const uint8_t *s, char *d, int64_t n) { return rio_norm_run(s, d, n, 1); }
+
+/* the same rule a byte at a time, for the careful loop and SAM records */
+static uint8_t rio_norm[256], rio_norm_keep[256];
+
+static void rio_norm_init(void)
+{
+	if (rio_norm['A']) return;
+	uint8_t all[256];
+	for (int c = 0; c < 256; c++) all[c] = (uint8_t)c;
+	rio_norm_kept(all, (char *)rio_norm_keep, 256);
+	rio_norm_upper(all, (char *)rio_norm, 256);   /* last: rio_norm['A'] says the tables are made */
+}
 
 static int rio_threads = 1;
 
