@@ -113,8 +113,11 @@ if [ -x "$gen" ]; then
 		"$cli" $mode la.fa lb.fa --path --threads 1 -q -o l1.tsv
 		"$cli" $mode la.fa lb.fa --path --threads 8 -q -o l8.tsv
 		mpi 3 "$cli" $mode la.fa lb.fa --path --threads 1 -q -o l3.tsv
-		[ "$(grep -vc '^#' l1.tsv)" -eq 13 ] && cmp -s l1.tsv l8.tsv && cmp -s l1.tsv l3.tsv \
-			&& ok "$mode, 12 pairs of 9 kb --path: a thread a pair = every thread a pair = np 3" || bad "$mode long pairs: $(md5sum l1.tsv l8.tsv l3.tsv | cut -c1-8)"
+		# each pair over the split's size: 12 such pairs on 2 CPU ranks go whole, a rank each
+		RKTLCS_SPLIT_CELLS=5e7 mpi 2 "$cli" $mode la.fa lb.fa --path --threads 1 -q -o l2.tsv
+		[ "$(grep -vc '^#' l1.tsv)" -eq 13 ] && cmp -s l1.tsv l8.tsv && cmp -s l1.tsv l3.tsv && cmp -s l1.tsv l2.tsv \
+			&& ok "$mode, 12 pairs of 9 kb --path: a thread a pair = every thread a pair = np 3 = np 2 with each pair over the split's size" \
+			|| bad "$mode long pairs: $(md5sum l1.tsv l8.tsv l3.tsv l2.tsv | cut -c1-8)"
 	done
 fi
 fi

@@ -490,17 +490,22 @@ static rk_status_t pair_items(pair_job_t *j, int64_t q0, int64_t q1)
 static int pair_spread_huge(pair_job_t *j)
 {
 	const rmpi_t *w = j->w;
-	const int R = w->size, all_gpu = !rmpi_any(w, !j->be.use_gpu);
+	const int R = w->size, all_gpu = !rmpi_any(w, !j->be.use_gpu), no_gpu = !rmpi_any(w, j->be.use_gpu);
 	if (rk_tune.split_plan == 8) return 1;
-	/* every rank on a GPU: a whole 10 Mb pair on a CPU rank beside GPU ranks (auto on a node
-	 * without a device) would take minutes where the split leaves it to ranks 0 and 1 */
-	if (!all_gpu) return 0;
 	double huge = 0, small = 0;
 	int64_t n_huge = 0;
 	for (int64_t q = 0; q < j->n_items; q++) {
 		if (j->cost[q] >= rk_tune.split_cells) { huge += j->cost[q]; n_huge++; }
 		else small += j->cost[q];
 	}
+	/* CPU ranks with several huge pairs each: whole pairs keep every rank busy without the
+	 * split's exchanges, and a similar pair whole costs a fraction of its cells (wavefronts,
+	 * band) where its split pieces sweep on (100 x 100 kb 1% --path at np 2 on the CI VM:
+	 * 2.25 s split, np 1 0.30 s) */
+	if (no_gpu && n_huge >= 4 * (int64_t)R) return 1;
+	/* every rank on a GPU: a whole 10 Mb pair on a CPU rank beside GPU ranks (auto on a node
+	 * without a device) would take minutes where the split leaves it to ranks 0 and 1 */
+	if (!all_gpu) return 0;
 	if (n_huge < 2 || j->n_items > PAIR_FIRST * R) return 0;   /* one round of pair_items: the shares below */
 	int64_t *b = j->bounds;   /* pair_items' room, R + 1 */
 	rmpi_pace_split(&j->pace, j->cost, j->n_items, b);
