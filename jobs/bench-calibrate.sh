@@ -3,15 +3,18 @@
 # long, each forced on the CPU and on the GPU, then with auto on the built-in table and on this
 # machine's calibrated rates; whole-process wall, best of REPS, and which backend auto took.
 # Usage: jobs/bench-calibrate.sh BUILD DATA [REPS=2] [THREADS]
+# KEEP=DIR: the rates file, calibrate's -v log and each auto run's weighing line are left there.
 set -uo pipefail
 build=${1:-build} data=${2:-../shared/data} reps=${3:-2} th=${4:-}
 cli=$build/rktlcs gen=$build/tests/rkt_genpairs aln=$build/tests/rkt_genaln
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+keep=${KEEP:-$tmp}; mkdir -p "$keep"
 thr=${th:+--threads $th}
 t0=$(date +%s.%N)
 "$cli" calibrate --rates "$tmp/rates.json" $thr -v 2> "$tmp/cal.err"
 echo "# calibrate: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s; $(grep -c 'calibrate: .* on the' "$tmp/cal.err") probes"
 grep 'the built-in table.s speed' "$tmp/cal.err" | sed 's/^\[rktlcs\] calibrate: /#   /'
+cp "$tmp/cal.err" "$keep/calibrate.log" 2> /dev/null; cp "$tmp/rates.json" "$keep/rates.json" 2> /dev/null
 "$gen" 1000000 150 5 1 "$tmp/p1a.fa" "$tmp/p1b.fa" > /dev/null
 "$gen" 100000 150 15 2 "$tmp/p2a.fa" "$tmp/p2b.fa" > /dev/null
 "$gen" 10000 1000 5 3 "$tmp/p3a.fa" "$tmp/p3b.fa" > /dev/null
@@ -44,6 +47,7 @@ best() {  # env prefix, args: best wall of reps; the pick of the last (auto's -v
 		b=$(awk -v s="$s" -v e="$(date +%s.%N)" -v b="$b" 'BEGIN { t = e - s; printf "%.4f", t < b ? t : b }')
 	done
 	pick=$(grep -o 'auto on rank 0 ([^)]*): .*: the [A-Z]*' "$tmp/e" | grep -o '[A-Z]*$' | tail -1)
+	{ echo "== $1 $2"; grep -E "auto on rank 0|auto's rates|stages" "$tmp/e"; } >> "$keep/auto.log"
 	[ -z "$pick" ] && pick=$(grep -q 'no GPU context ahead\|using the CPU' "$tmp/e" && echo CPU || echo "?")
 	printf '%.3f %s' "$b" "${pick}"
 }

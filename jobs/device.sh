@@ -71,7 +71,15 @@ for stage in "$@"; do
 		done 2>&1 | tee "$OUT/autoprobe.txt" ;;
 	ranks) bash jobs/bench-ranks.sh build-gpu "${RANKS_JOBS:-rkt ham20k ham100k levlong levbatch levall lcsbatch}" "${RANKS_NP:-1 2 4 8 16 32}" "$OUT/ranks" 2>&1 \
 		| tail -${RANKS_TAIL:-120} || rc=1 ;;
-	calib) jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" 2>&1 | tee "$OUT/calib.txt" || rc=1 ;;
+	ranksrep)   # issue 57's lev miss: 1M x 150 bp 5% --path at np 1 and RREP_NP, REPS each, -v's stage lines
+		./build-gpu/tests/rkt_genpairs 1000000 150 5 1 /tmp/rr_a.fa /tmp/rr_b.fa > /dev/null
+		for rep in 1 2 3; do for np in 1 ${RREP_NP:-16}; do
+			rm -f /tmp/rr_o.tsv; s=$(date +%s.%N)
+			mpirun -np $np --oversubscribe --bind-to none ./build-gpu/rktlcs lev /tmp/rr_a.fa /tmp/rr_b.fa --path -v -o /tmp/rr_o.tsv 2> /tmp/rr_e
+			echo "--- np $np rep $rep: mpirun $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }') s"
+			grep -E "stages|job starts|auto on rank 0" /tmp/rr_e
+		done; done 2>&1 | tee "$OUT/ranksrep.txt" ;;
+	calib) KEEP=$OUT/calib jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" 2>&1 | tee "$OUT/calib.txt" || rc=1 ;;
 	gz) bash jobs/bench-gz.sh build-gpu 16 2 2>&1 | tee "$OUT/gz.txt" || rc=1 ;;
 	gzprobe)   # where lev --all's BGZF output spends its wall: -v's block line, plain against .gz
 		./build-gpu/tests/rkt_genpairs 3000 150 -1 8 /tmp/gp_a.fa /tmp/gp_b.fa > /dev/null
@@ -107,7 +115,7 @@ for stage in "$@"; do
 		printf '#include <cstdio>\nint main(){int n=0;cudaDeviceGetAttribute(&n,cudaDevAttrMultiProcessorCount,0);printf("SMs seen: %%d\\n",n);}\n' > /tmp/sms.cu
 		nvcc -o /tmp/sms /tmp/sms.cu > /dev/null 2>&1 && /tmp/sms
 		cpus=$(( ${EMU_CPUS:-4} - 1 ))
-		taskset -c 0-$cpus bash jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" "${EMU_CPUS:-4}" 2>&1 | tee "$OUT/calibemu.txt" || rc=1
+		KEEP=$OUT/calibemu taskset -c 0-$cpus bash jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" "${EMU_CPUS:-4}" 2>&1 | tee "$OUT/calibemu.txt" || rc=1
 		echo quit | nvidia-cuda-mps-control ;;
 	lib) (cd build-gpu && ctest -R cli_lib -V > "$OUT/ctest-lib.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-lib.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;

@@ -19,6 +19,7 @@
 #define CAL_CPU_MIN_S 0.2    /* a CPU probe's compute long enough to trust its rate */
 #define CAL_GPU_MIN_S 0.05   /* ... the GPU's beyond its start and fixed costs */
 #define CAL_STEPS 6          /* sizes a probe may try, each grow times the last */
+#define CAL_RESERVE 1.0      /* of --seconds, kept back: a probe's last size may overrun its share */
 
 typedef struct {
 	rmpi_work_t kind;
@@ -193,8 +194,20 @@ static double cal_scale(const rmpi_cost_t *j, const rmpi_rates_t *r, int gpu, do
 	return meas > 1e-3 && var > 0 ? var / meas : var > 0 ? var / 1e-3 : 1;
 }
 
+/* The first GPU child's start is a job's cold one (start_s); the parent then holds the driver,
+ * so every later child starts warm (its start cancels in the fit) instead of paying the cold
+ * driver again. *start < 0: not seen yet. */
+static void cal_seen_start(const char *dir, double *start)
+{
+	if (*start >= 0) return;
+	const double seen = cal_start(dir);
+	if (seen <= 0) return;
+	*start = seen;
+	if (rgpu_device_count() <= 0) rk_debug("calibrate: the driver not held: every GPU probe starts cold");
+}
+
 /* one kind on one backend: sizes from the probe's first, growing while the compute stage is too
- * short to time and the budget allows; *start: the context's start a GPU child saw */
+ * short to time and the budget allows; *start: the context's start the first GPU child saw */
 static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const cal_probe_t *p, int gpu, double budget, int simd,
                              cal_fit_t *f, double *start)
 {
@@ -216,7 +229,7 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		rmpi_rates_for(p->kind, 0, simd, &r);
 		if (gpu) {
 			const double seen = cal_start(dir), nominal = rmpi_rates_start(RMPI_START_NOMINAL);
-			if (seen > 0) *start = seen;
+			cal_seen_start(dir, start);
 			/* left: the start the child's auto counted as left; its real rest from what it saw */
 			const double since = left < nominal ? nominal - left : 0;
 			left = seen > 0 ? (seen > since ? seen - since : 0) : left;
@@ -326,7 +339,7 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	rmpi_machine_get(&m);
 	const int simd = rmpi_simd_bits(), gpu = o->gpu && (o->start > 0 ? rgpu_device_count() : cal_gpus(o->self)) > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu) + cpu;
 	cal_fit_t fit[RMPI_W_KINDS][2], band;
-	double start = rmpi_rates_start(RMPI_START_NOMINAL), left = o->budget;
+	double start = o->start > 0 ? o->start : -1, left = o->budget > 2 * CAL_RESERVE ? o->budget - CAL_RESERVE : o->budget;
 	memset(fit, 0, sizeof fit);
 	memset(&band, 0, sizeof band);
 	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
@@ -340,7 +353,7 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 			done++;
 		}
 	if (!st && cpu) st = cal_probe(o, dir, &cal_band, 0, left, simd, &band, &start);
-	if (o->start > 0) start = o->start;
+	if (start < 0) start = rmpi_rates_start(RMPI_START_NOMINAL);
 	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, start, simd, rk_realtime() - t0);
 	if (!st) {
 		for (int k = 0; k < RMPI_W_KINDS; k++)
