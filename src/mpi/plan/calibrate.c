@@ -3,6 +3,7 @@
  * until its compute stage is long enough to time; the child's auto logs how it weighed the job
  * (RKTLCS_COST_LOG) and the model's rates are scaled until its estimate is the measured time.
  * The children are the tool itself, so a rate is what a user's job of that kind gets. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,17 +55,40 @@ static uint64_t cal_next(void)
 }
 static char cal_nt(void) { return "ACGT"[(cal_next() >> 33) & 3]; }
 
+/* len random bases, 32 from each draw: the inputs' writing is part of the budget */
+static void cal_fill(char *s, int64_t len)
+{
+	for (int64_t i = 0; i < len; i += 32) {
+		uint64_t x = cal_next();
+		for (int64_t k = i; k < len && k < i + 32; k++, x >>= 2) s[k] = "ACGT"[x & 3];
+	}
+}
+
+/* bases to the next change, each base changed with probability q (geometric) */
+static int64_t cal_gap(double q)
+{
+	const double u = ((cal_next() >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+	if (q <= 0) return INT64_MAX;
+	const double g = q >= 1 ? 0 : log(u) / log1p(-q);
+	return g < 9e18 ? (int64_t)g : INT64_MAX;
+}
+
 /* one record: base with a point change in pct of every 100 bases (pct < 0: random); with
  * indels a third of them insertions and a third deletions, as long pairs drift (s: 2 len + 2) */
 static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char *s, int64_t len, int pct, int indels)
 {
 	int64_t m = 0;
-	for (int64_t i = 0; i < len; i++) {
-		const uint64_t x = cal_next();
-		if (pct >= 0 && (int)((x >> 20) % 1000) >= pct * 10) { s[m++] = base[i]; continue; }
-		const int what = indels ? (int)((x >> 40) % 3) : 0;
+	if (pct < 0) cal_fill(s, m = len);
+	for (int64_t i = 0; pct >= 0 && i < len;) {
+		int64_t g = cal_gap(pct / 100.0);
+		if (g > len - i) g = len - i;
+		memcpy(s + m, base + i, (size_t)g);
+		m += g, i += g;
+		if (i == len) break;
+		const int what = indels ? (int)((cal_next() >> 40) % 3) : 0;
 		if (what == 1) { s[m++] = cal_nt(); s[m++] = base[i]; }   /* an insertion before base[i] */
 		else if (what == 0) s[m++] = cal_nt();
+		i++;
 	}
 	s[m] = '\n';
 	return fprintf(fp, ">%s%lld\n", name, (long long)r) < 0 || fwrite(s, 1, (size_t)m + 1, fp) != (size_t)m + 1;
@@ -79,9 +103,9 @@ static rk_status_t cal_write(const char *pa, const char *pb, int64_t n, int64_t 
 	char *base = malloc((size_t)len + 1), *s = malloc(2 * (size_t)len + 2);
 	rk_status_t st = RK_OK;
 	if (!fa || (pb && !fb) || !base || !s) { rk_set_error("calibrate: %s: %s", pa, fa ? "out of memory" : strerror(errno)); st = RK_ERES; goto out; }
-	for (int64_t i = 0; i < len; i++) base[i] = cal_nt();
+	cal_fill(base, len);
 	for (int64_t r = 0; r < n && !st; r++) {
-		if (pb) for (int64_t i = 0; i < len; i++) base[i] = cal_nt();
+		if (pb) cal_fill(base, len);
 		if (cal_rec(fa, "a", r, base, s, len, pb ? 0 : pct, 0) || (pb && cal_rec(fb, "b", r, base, s, len, pct, indels))) {
 			rk_set_error("calibrate: writing %s: %s", pa, strerror(errno));
 			st = RK_ERES;
@@ -222,10 +246,12 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		rmpi_rates_t r;
 		snprintf(log, sizeof log, "%s/cost.jsonl", dir);
 		unlink(log);
+		const double t0 = rk_realtime();
 		if ((st = cal_inputs(dir, p, n, in)) || (st = cal_child(o->self, dir, p, in, gpu ? "gpu" : "cpu", o->threads, &wall)) ||
 		    (st = cal_result(dir, &j, &left, &compute)))
 			return st;
-		spent += wall;
+		const double took = rk_realtime() - t0;   /* the inputs' writing too */
+		spent += took;
 		rmpi_rates_for(p->kind, 0, simd, &r);
 		if (gpu) {
 			const double seen = cal_start(dir), nominal = rmpi_rates_start(RMPI_START_NOMINAL);
@@ -243,15 +269,20 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		f->n = n;
 		f->compute = compute;
 		f->model = model;
-		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s (built-in estimate %.3f s), speed %s%.3gx the table's", cal_name(p),
-		         gpu ? "GPU" : "CPU", (long long)n, compute, model, f->done ? "" : "not yet timed; ", f->done ? f->scale : 1.0);
+		rk_debug("calibrate: %s on the %s, size %lld: compute %.3f s of %.3f s (%.3f s with its inputs; built-in estimate %.3f s), speed %s%.3gx the table's",
+		         cal_name(p), gpu ? "GPU" : "CPU", (long long)n, compute, wall, took, model, f->done ? "" : "not yet timed; ", f->done ? f->scale : 1.0);
 		prev_t = compute;
 		prev_v = vmodel;
-		const double next = spent + wall * p->grow * 1.2;
-		if (f->done && ((var >= (gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S) && (step || !gpu)) || next > budget)) break;
+		/* a child costs its start and read whatever its size (0.3-0.4 s on the H200 host): a
+		 * variable part far below the aim skips a size */
+		const double aim = gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S;
+		const int grow = var < aim / 8 ? p->grow * p->grow : p->grow;
+		const double next = spent + took * grow * 1.2;
+		if (f->done && ((var >= aim && (step || !gpu)) || next > budget)) break;
 		/* not timed yet: a file without this kind's rate is worth a few times its share (a slow,
 		 * sanitized or busy machine) */
 		if (!f->done && next > 3 * budget + 1) break;
+		n *= grow / p->grow;   /* (the loop's step grows it once more) */
 	}
 	return st;
 }
