@@ -79,6 +79,25 @@ for stage in "$@"; do
 			echo "--- np $np rep $rep: mpirun $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }') s"
 			grep -E "stages|job starts|auto on rank 0" /tmp/rr_e
 		done; done 2>&1 | tee "$OUT/ranksrep.txt" ;;
+	calibcheck)   # calibrate's time and start_s on the host, then on the emulated machine (as calibemu) with
+		# its -v log and auto on the calibrated rates against both forced backends on CC_JOBS (2 runs each)
+		export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+		mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
+		s=$(date +%s.%N); ./build-gpu/rktlcs calibrate --rates /tmp/cc_host.json -v 2> "$OUT/cc_host.log"
+		echo "host calibrate: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"; grep -E 'table.s speed|start' "$OUT/cc_host.log" | cut -c 1-120
+		nvidia-cuda-mps-control -d && echo "set_default_active_thread_percentage ${EMU_SM_PCT:-25}" | nvidia-cuda-mps-control
+		./build-gpu/rktlcs --version > /dev/null 2>&1
+		s=$(date +%s.%N); taskset -c 0-3 ./build-gpu/rktlcs calibrate --threads 4 --rates /tmp/cc_emu.json -v 2> "$OUT/cc_emu.log"
+		echo "emulated calibrate: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }') s"; grep -E 'table.s speed|start' "$OUT/cc_emu.log" | cut -c 1-120
+		./build-gpu/tests/rkt_genpairs 1 200000 -1 4 /tmp/cc_la.fa /tmp/cc_lb.fa > /dev/null
+		for j in "lev /tmp/cc_la.fa /tmp/cc_lb.fa" "rkt .deps/data/paper-reads/1k.fasta -k 2 -t 5 -tau 12"; do
+			for v in "cpu|builtin" "gpu|builtin" "auto|/tmp/cc_emu.json" "cpu|builtin" "gpu|builtin" "auto|/tmp/cc_emu.json"; do
+				IFS='|' read -r be rt <<< "$v"; rm -f /tmp/cc_o; s=$(date +%s.%N)
+				RKTLCS_RATES=$rt taskset -c 0-3 ./build-gpu/rktlcs $j --backend $be --threads 4 -v -o /tmp/cc_o 2> /tmp/cc_e
+				echo "$j $be: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }') s $(grep -o 'auto on rank 0.*' /tmp/cc_e)"
+			done
+		done 2>&1 | tee "$OUT/calibcheck.txt"
+		echo quit | nvidia-cuda-mps-control ;;
 	calib) KEEP=$OUT/calib jobs/bench-calibrate.sh build-gpu .deps/data "${CALIB_REPS:-1}" 2>&1 | tee "$OUT/calib.txt" || rc=1 ;;
 	gz) bash jobs/bench-gz.sh build-gpu 16 2 2>&1 | tee "$OUT/gz.txt" || rc=1 ;;
 	gzprobe)   # where lev --all's BGZF output spends its wall: -v's block line, plain against .gz

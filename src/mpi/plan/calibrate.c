@@ -73,9 +73,10 @@ static int64_t cal_gap(double q)
 	return g < 9e18 ? (int64_t)g : INT64_MAX;
 }
 
-/* one record: base with a point change in pct of every 100 bases (pct < 0: random); with
- * indels a third of them insertions and a third deletions, as long pairs drift (s: 2 len + 2) */
-static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char *s, int64_t len, int pct, int indels)
+/* one record's sequence into s (2 len + 2) and its length, with the newline after it: base with
+ * a point change in pct of every 100 bases (pct < 0: random); with indels a third of them
+ * insertions and a third deletions, as long pairs drift */
+static int64_t cal_body(const char *base, char *s, int64_t len, int pct, int indels)
 {
 	int64_t m = 0;
 	if (pct < 0) cal_fill(s, m = len);
@@ -91,8 +92,15 @@ static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char
 		i++;
 	}
 	s[m] = '\n';
-	return fprintf(fp, ">%s%lld\n", name, (long long)r) < 0 || fwrite(s, 1, (size_t)m + 1, fp) != (size_t)m + 1;
+	return m + 1;
 }
+
+static int cal_put(FILE *fp, const char *name, int64_t r, const char *s, int64_t m)
+{
+	return fprintf(fp, ">%s%lld\n", name, (long long)r) < 0 || fwrite(s, 1, (size_t)m, fp) != (size_t)m;
+}
+
+#define CAL_PAIRS_KEPT 4096   /* distinct pairs; more pairs repeat them (writing them was most of a probe) */
 
 /* n records of length len into pa: copies of one random base, pct apart (pct < 0: each
  * random); with pb, the i-th record of pb is the i-th of pa's base pct apart, each base new;
@@ -100,21 +108,29 @@ static int cal_rec(FILE *fp, const char *name, int64_t r, const char *base, char
 static rk_status_t cal_write(const char *pa, const char *pb, int64_t n, int64_t len, int pct, int indels)
 {
 	FILE *fa = fopen(pa, "w"), *fb = pb ? fopen(pb, "w") : 0;
-	char *base = malloc((size_t)len + 1), *s = malloc(2 * (size_t)len + 2);
+	const int64_t kept = pb ? (n < CAL_PAIRS_KEPT ? n : CAL_PAIRS_KEPT) : 0, wb = 2 * len + 2;
+	char *base = malloc((size_t)len + 1), *s = malloc((size_t)wb), *ka = kept ? malloc((size_t)(kept * (len + 1))) : 0;
+	char *kb = kept ? malloc((size_t)(kept * wb)) : 0;
+	int64_t *mb = kept ? malloc(sizeof(int64_t) * (size_t)kept) : 0;
 	rk_status_t st = RK_OK;
-	if (!fa || (pb && !fb) || !base || !s) { rk_set_error("calibrate: %s: %s", pa, fa ? "out of memory" : strerror(errno)); st = RK_ERES; goto out; }
+	if (!fa || (pb && !fb)) { rk_set_error("calibrate: %s: %s", fa ? pb : pa, strerror(errno)); st = RK_ERES; goto out; }
+	if (!base || !s || (kept && (!ka || !kb || !mb))) { rk_set_error("calibrate: %s: out of memory", pa); st = RK_ERES; goto out; }
 	cal_fill(base, len);
+	for (int64_t r = 0; r < kept; r++) {
+		cal_fill(ka + r * (len + 1), len);
+		ka[r * (len + 1) + len] = '\n';
+		mb[r] = cal_body(ka + r * (len + 1), kb + r * wb, len, pct, indels);
+	}
 	for (int64_t r = 0; r < n && !st; r++) {
-		if (pb) cal_fill(base, len);
-		if (cal_rec(fa, "a", r, base, s, len, pb ? 0 : pct, 0) || (pb && cal_rec(fb, "b", r, base, s, len, pct, indels))) {
-			rk_set_error("calibrate: writing %s: %s", pa, strerror(errno));
-			st = RK_ERES;
-		}
+		int e;
+		if (kept) e = cal_put(fa, "a", r, ka + (r % kept) * (len + 1), len + 1) || cal_put(fb, "b", r, kb + (r % kept) * wb, mb[r % kept]);
+		else e = cal_put(fa, "a", r, s, cal_body(base, s, len, pct, 0));
+		if (e) { rk_set_error("calibrate: writing %s: %s", pa, strerror(errno)); st = RK_ERES; }
 	}
 out:
 	if (fa && fclose(fa) && !st) { rk_set_error("calibrate: writing %s: %s", pa, strerror(errno)); st = RK_ERES; }
 	if (fb && fclose(fb) && !st) { rk_set_error("calibrate: writing %s: %s", pb, strerror(errno)); st = RK_ERES; }
-	free(base); free(s);
+	free(base); free(s); free(ka); free(kb); free(mb);
 	return st;
 }
 
@@ -218,22 +234,26 @@ static double cal_scale(const rmpi_cost_t *j, const rmpi_rates_t *r, int gpu, do
 	return meas > 1e-3 && var > 0 ? var / meas : var > 0 ? var / 1e-3 : 1;
 }
 
-/* The first GPU child's start is a job's cold one (start_s); the parent then holds the driver,
- * so every later child starts warm (its start cancels in the fit) instead of paying the cold
- * driver again. *start < 0: not seen yet. */
-static void cal_seen_start(const char *dir, double *start)
+/* A job's context start (start_s): the least of the first CAL_COLD GPU children's, which start
+ * cold (the first may pay once-only costs: the driver's files read, an MPS server's first
+ * client). The parent then holds the driver, so every later child starts warm (its start
+ * cancels in the fit) instead of paying the cold driver again. */
+#define CAL_COLD 2
+typedef struct { double s; int cold; } cal_start_t;
+
+static void cal_seen_start(const char *dir, cal_start_t *t)
 {
-	if (*start >= 0) return;
+	if (t->cold >= CAL_COLD) return;
 	const double seen = cal_start(dir);
 	if (seen <= 0) return;
-	*start = seen;
-	if (rgpu_device_count() <= 0) rk_debug("calibrate: the driver not held: every GPU probe starts cold");
+	t->s = t->cold++ && t->s < seen ? t->s : seen;
+	if (t->cold == CAL_COLD && rgpu_device_count() <= 0) rk_debug("calibrate: the driver not held: every GPU probe starts cold");
 }
 
 /* one kind on one backend: sizes from the probe's first, growing while the compute stage is too
- * short to time and the budget allows; *start: the context's start the first GPU child saw */
+ * short to time and the budget allows; *start: the context's start the GPU children saw */
 static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const cal_probe_t *p, int gpu, double budget, int simd,
-                             cal_fit_t *f, double *start)
+                             cal_fit_t *f, cal_start_t *start)
 {
 	int64_t n = p->n0[gpu];
 	double spent = 0, prev_t = 0, prev_v = 0;
@@ -370,7 +390,8 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	rmpi_machine_get(&m);
 	const int simd = rmpi_simd_bits(), gpu = o->gpu && (o->start > 0 ? rgpu_device_count() : cal_gpus(o->self)) > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu) + cpu;
 	cal_fit_t fit[RMPI_W_KINDS][2], band;
-	double start = o->start > 0 ? o->start : -1, left = o->budget > 2 * CAL_RESERVE ? o->budget - CAL_RESERVE : o->budget;
+	cal_start_t start = { o->start > 0 ? o->start : 0, o->start > 0 ? CAL_COLD : 0 };
+	double left = o->budget > 2 * CAL_RESERVE ? o->budget - CAL_RESERVE : o->budget;
 	memset(fit, 0, sizeof fit);
 	memset(&band, 0, sizeof band);
 	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
@@ -384,14 +405,15 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 			done++;
 		}
 	if (!st && cpu) st = cal_probe(o, dir, &cal_band, 0, left, simd, &band, &start);
-	if (start < 0) start = rmpi_rates_start(RMPI_START_NOMINAL);
-	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, start, simd, rk_realtime() - t0);
+	if (!start.cold) start.s = rmpi_rates_start(RMPI_START_NOMINAL);
+	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, start.s, simd, rk_realtime() - t0);
 	if (!st) {
 		for (int k = 0; k < RMPI_W_KINDS; k++)
 			rk_info("calibrate: %-8s cpu %s%.3gx, gpu %s%.3gx the built-in table's speed", rmpi_rates_kind_key((rmpi_work_t)k),
 			        fit[k][0].done ? "" : "(not probed) ", fit[k][0].done ? fit[k][0].scale : 1, fit[k][1].done ? "" : "(not probed) ",
 			        fit[k][1].done ? fit[k][1].scale : 1);
 		rk_info("calibrate: band     cpu %s%.3gx the built-in table's speed", band.done ? "" : "(not probed) ", band.done ? band.scale : 1);
+		if (gpu) rk_info("calibrate: a GPU context's start %.3g s (%s)", start.s, o->start > 0 ? "this job's own" : start.cold ? "the least of the cold children's" : "none seen: the table's");
 		rk_info("calibrate: wrote %s in %.1f s", path, rk_realtime() - t0);
 		char cmd[700];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
