@@ -364,7 +364,7 @@ static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, c
 }
 
 /* the GPUs a child sees (its --version line "gpu: CUDA, N device"): asking the runtime here
- * would hold the driver awake, and every probe would time a warm start */
+ * would hold the driver awake before the cold children that give start_s */
 static int cal_gpus(const char *self)
 {
 	char cmd[4200], line[512];
