@@ -39,6 +39,8 @@ else
 		|| { tail -30 "$OUT/build.log"; exit 1; }
 fi
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
+# the host's cores: 16 CPUs of 8 cores with two threads each would change the lanes against the wavefronts
+lscpu | grep -E "^(Thread|Core|Socket|Model name)" | tr -s " " | paste -sd ";"
 rc=0
 for stage in "$@"; do
 	echo "=== $stage"
