@@ -82,7 +82,7 @@ for stage in "$@"; do
 			grep -E "stages|job starts|auto on rank 0" /tmp/rr_e
 		done; done 2>&1 | tee "$OUT/ranksrep.txt" ;;
 	calibcheck)   # calibrate's time and start_s on the host, then on the emulated machine (as calibemu) with
-		# its -v log and auto on the calibrated rates against both forced backends on CC_JOBS (2 runs each)
+		# its -v log, and auto on its rates against both forced backends on the two jobs it missed at 322396e (2 runs each)
 		export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
 		mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
 		s=$(date +%s.%N); ./build-gpu/rktlcs calibrate --rates /tmp/cc_host.json -v 2> "$OUT/cc_host.log"
