@@ -120,8 +120,10 @@ static int same3(int64_t d0, int64_t d1, int64_t d2, const aln_path_t *const *pp
 	return same;
 }
 
-/* a batch with every strategy forced, -k none, small, large: the same bytes */
-static void batches(void)
+/* a batch with every strategy forced, -k none, small, large: the same bytes. divergent: all
+ * pairs 60% apart but every 50th identical, so the wavefronts solve a few and the sweep takes
+ * the whole batch in place (lev_batch's LEV_FEW_SOLVED) */
+static void batches(int divergent)
 {
 	enum { N = 3000 };
 	static char A[N][260], Bs[N][600];
@@ -131,7 +133,7 @@ static void batches(void)
 		int64_t la = i % 50 == 0 ? tu_range(0, 3) : tu_range(100, 250);
 		tu_read(A[i], la, 4, 0);
 		tu_norm(A[i]);
-		int64_t lb = mutate(A[i], la, Bs[i], pcts[(i / 7) % 6], "ACGT", 4);
+		int64_t lb = mutate(A[i], la, Bs[i], divergent ? (i % 50 ? 60 : 0) : pcts[(i / 7) % 6], "ACGT", 4);
 		p[i] = (aln_pair_t){ A[i], Bs[i], la, lb };
 	}
 	static const int64_t ks[] = { -1, 3, 20, 1000 };
@@ -209,7 +211,8 @@ int main(int argc, char **argv)
 	adversarial(&w);
 	randoms(n, &w);
 	lev_wave_free(&w);
-	batches();
+	batches(0);
+	batches(1);
 	long_batches();
 	printf("test_lev_wave: %d random cases, the batches under three strategies\n", n);
 	return tu_done("test_lev_wave");

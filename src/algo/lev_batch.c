@@ -13,10 +13,11 @@ rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_
 }
 
 /* A thread that keeps failing on wavefronts (a divergent batch) stops trying them for a while:
- * it then loses at most a probe's worth against the sweep alone. */
+ * it then loses at most a probe's worth a rest against the sweep alone. */
 #define WAVE_PROBE 64
 #define WAVE_REST 2048
 #define WAVE_GUESS 2048   /* pairs from this long are guessed before a try */
+#define LEV_FEW_SOLVED 16 /* at most a 16th solved: the sweep takes them all */
 
 /* The wavefronts over every pair; done[i] set where they ended pair i (its distance, or above
  * o->k). Returns how many they ended, or -1 on an error (rk_error set). */
@@ -30,7 +31,7 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 	#pragma omp parallel num_threads(T) reduction(+:solved)
 	{
 		lev_wave_t w = { 0 };
-		int tries = 0, fails = 0;
+		int tries = 0, fails = 0, idle = 0;   /* idle: windows in a row given up */
 		int64_t rest = 0;
 		#pragma omp for schedule(dynamic, chunk)
 		for (int64_t i = 0; i < n; i++) {
@@ -62,7 +63,11 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 			if (r == 1 || (r == 0 && capped)) done[i] = 1, solved++;
 			else fails++;
 			if (++tries == WAVE_PROBE) {
-				if (!every && fails > WAVE_PROBE / 2) rest = WAVE_REST;
+				/* each window given up in a row rests twice as long, up to 16 times: a divergent
+				 * batch then tries one pair in 500, not one in 33, and a batch that turns
+				 * similar later is tried again within 32k pairs a thread */
+				if (!every && fails > WAVE_PROBE / 2) rest = (int64_t)WAVE_REST << (idle < 4 ? idle++ : idle);
+				else idle = 0;
 				tries = fails = 0;
 			}
 		}
@@ -85,6 +90,13 @@ rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const aln_r
 	if (solved < 0 || solved == n) {
 		free(done);
 		return solved < 0 ? RK_ERES : RK_OK;
+	}
+	/* a pass that solved few pairs (a divergent batch): the sweep takes every pair in place,
+	 * those few again (it resets their paths), instead of a serial gather of the rest and a
+	 * scatter back, which cost more than the pairs it spares (docs/BENCHMARKS.md, "lev batches") */
+	if (solved <= n / LEV_FEW_SOLVED) {
+		free(done);
+		return aln_batch_reads(&aln_lev, p, r, n, o->k, simd, T, dist, paths);
 	}
 	/* the rest, gathered: their pairs, reads and paths (moved in and back out) */
 	const int64_t m = n - solved;
