@@ -241,11 +241,9 @@ static double cal_scale(const rmpi_cost_t *j, const rmpi_rates_t *r, int gpu, do
 #define CAL_COLD 2
 typedef struct { double s; int cold; } cal_start_t;
 
-static void cal_seen_start(const char *dir, cal_start_t *t)
+static void cal_seen_start(double seen, cal_start_t *t)
 {
-	if (t->cold >= CAL_COLD) return;
-	const double seen = cal_start(dir);
-	if (seen <= 0) return;
+	if (t->cold >= CAL_COLD || seen <= 0) return;
 	t->s = t->cold++ && t->s < seen ? t->s : seen;
 	if (t->cold == CAL_COLD && rgpu_device_count() <= 0) rk_debug("calibrate: the driver not held: every GPU probe starts cold");
 }
@@ -275,7 +273,7 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		rmpi_rates_for(p->kind, 0, simd, &r);
 		if (gpu) {
 			const double seen = cal_start(dir), nominal = rmpi_rates_start(RMPI_START_NOMINAL);
-			cal_seen_start(dir, start);
+			cal_seen_start(seen, start);
 			/* left: the start the child's auto counted as left; its real rest from what it saw */
 			const double since = left < nominal ? nominal - left : 0;
 			left = seen > 0 ? (seen > since ? seen - since : 0) : left;
