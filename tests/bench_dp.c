@@ -15,6 +15,7 @@
 #include <utils/commons.h>
 #include <wavefront/wfa.h>
 #include "algo/lev.h"
+#include "algo/lev_wave.h"
 #include "algo/lcs.h"
 #include "naive_dp.h"
 
@@ -203,6 +204,16 @@ static void bench_lev_batch(int64_t n, int64_t len, double pct)
 		o.n_threads = n_threads;
 		aln_path_t *paths = path ? calloc((size_t)n, sizeof(aln_path_t)) : 0;
 		double ours, s;
+		/* the cap's rates, measured anew here so that their cost shows (a batch measures them
+		 * once per process, when the built-in rule leaves it many short pairs) */
+		lev_cap_force(path, 0);
+		double t = now();
+		const lev_cap_t *cr = len <= 512 ? lev_cap_measure(path, n_threads, -1) : 0;
+		t = now() - t;
+		if (len <= 512)
+			printf("# the cap's rates, %s, %d threads: %s a = %.3g s, b = %.3g s, s = %.3g s; cap at %lld bp: %lld (built-in %lld); measured in %.4f s\n",
+			       path ? "path" : "distance", n_threads, cr ? "" : "(no fit)", cr ? cr->a : 0, cr ? cr->b : 0, cr ? cr->s : 0,
+			       (long long)len, (long long)lev_wave_cap(len, len, path, cr), (long long)lev_wave_cap(len, len, path, 0), t);
 		BEST(ours, lev_batch(&o, pr, n, d, paths));
 		int64_t bad = 0;
 		if (paths)

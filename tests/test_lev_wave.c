@@ -120,6 +120,40 @@ static int same3(int64_t d0, int64_t d1, int64_t d2, const aln_path_t *const *pp
 	return same;
 }
 
+/* the batch by the cost under forced rates (lev_tune.h): every cap the built-in one (none), 4
+ * (the wavefronts dear) and every pair's length (the wavefronts free) gives the sweep's bytes
+ * (d0, p0: the sweep alone) */
+static void forced_caps(const aln_pair_t *p, int64_t n, int64_t k, int path, const int64_t *d0, const aln_path_t *p0)
+{
+	static const lev_cap_t dear = { 1, 1, 1e-12 }, free_ = { 0, 1e-12, 1 };
+	const lev_cap_t *rates[] = { 0, &dear, &free_ };
+	CHECK(lev_wave_cap(150, 150, path, &dear) == 4 && lev_wave_cap(150, 150, path, &free_) == 150, "forced caps: %lld %lld",
+	      (long long)lev_wave_cap(150, 150, path, &dear), (long long)lev_wave_cap(150, 150, path, &free_));
+	for (int c = 0; c < 3; c++) {
+		lev_cap_force(path, rates[c]);
+		lev_opt_t o;
+		lev_opt_init(&o);
+		o.k = k, o.path = path, o.n_threads = 2;
+		int64_t *d = calloc((size_t)n, sizeof(int64_t)), bad = 0;
+		aln_path_t *pp = path ? calloc((size_t)n, sizeof(aln_path_t)) : 0;
+		CHECK(lev_batch(&o, p, n, d, pp) == RK_OK, "lev_batch, forced rates %d", c);
+		for (int64_t i = 0; i < n; i++) {
+			int same = d[i] == d0[i];
+			if (same && path) {
+				char *x = cigar_of(&pp[i]), *y = cigar_of(&p0[i]);
+				same = !strcmp(x, y);
+				free(x); free(y);
+			}
+			if (!same && bad++ < 3) CHECK(0, "forced rates %d, pair %lld (path %d, k %lld): %lld, the sweep %lld", c, (long long)i, path,
+			                             (long long)k, (long long)d[i], (long long)d0[i]);
+			if (pp) aln_path_free(&pp[i]);
+		}
+		CHECK(bad == 0, "forced rates %d, path %d, k %lld: %lld pairs differ from the sweep", c, path, (long long)k, (long long)bad);
+		free(d); free(pp);
+	}
+	lev_cap_force(path, 0);
+}
+
 /* a batch with every strategy forced, -k none, small, large: the same bytes. divergent: all
  * pairs 60% apart but every 50th identical, so the wavefronts solve a few and the sweep takes
  * the whole batch in place (lev_batch's LEV_FEW_SOLVED) */
@@ -151,6 +185,7 @@ static void batches(int divergent)
 				CHECK(lev_batch(&o, p, N, d[s], pp[s]) == RK_OK, "lev_batch strategy %d k %lld", s - 1, (long long)ks[ki]);
 			}
 			rk_tune.lev_wave = 0;
+			forced_caps(p, N, ks[ki], path, d[0], pp[0]);
 			int64_t bad = 0;
 			for (int i = 0; i < N; i++) {
 				const int same = same3(d[0][i], d[1][i], d[2][i], path ? (const aln_path_t *[]){ &pp[0][i], &pp[1][i], &pp[2][i] } : 0);
@@ -204,6 +239,70 @@ static void long_batches(void)
 	}
 }
 
+/* a batch large enough, and far enough apart, that the built-in cap leaves many pairs to the
+ * sweep: it measures this machine's rates (lev_tune.c), the pairs they raise the cap of try
+ * again, and the bytes are the sweep's. Then the measurement made to give a cap of 30 (the
+ * re-try solves most of the pairs, the sweep the rest) and every pair's length (all of them). */
+static void measured_caps(void)
+{
+	static const lev_cap_t at30 = { 0, 1, 2 }, all = { 0, 1e-12, 1 };
+	const lev_cap_t *next[] = { 0, &at30, &all };
+	enum { N = 20000, L = 150 };
+	char *buf = malloc((size_t)N * (3 * L + 2));
+	aln_pair_t *p = malloc(sizeof(aln_pair_t) * N);
+	for (int i = 0; i < N; i++) {
+		char *a = buf + (size_t)i * (3 * L + 2), *b = a + L + 1;
+		tu_read(a, L, 4, 0);
+		tu_norm(a);
+		p[i] = (aln_pair_t){ a, b, L, mutate(a, L, b, 10 + i % 11, "ACGT", 4) };
+	}
+	for (int path = 0; path <= 1; path++)
+	for (int x = 0; x < 3; x++) {
+		int64_t *d[2];
+		aln_path_t *pp[2];
+		for (int s = 0; s < 2; s++) {
+			lev_cap_force(path, 0);   /* unmeasured */
+			lev_cap_force_next(path, s ? next[x] : 0);
+			rk_tune.lev_wave = s - 1;
+			lev_opt_t o;
+			lev_opt_init(&o);
+			o.path = path, o.n_threads = 2;
+			d[s] = calloc(N, sizeof(int64_t));
+			pp[s] = path ? calloc(N, sizeof(aln_path_t)) : 0;
+			CHECK(lev_batch(&o, p, N, d[s], pp[s]) == RK_OK, "measured caps: lev_batch strategy %d", s - 1);
+		}
+		rk_tune.lev_wave = 0;
+		const lev_cap_t *m = lev_cap_get(path, 2);
+		CHECK(m && m->b > 0 && m->s > 0 && m->a >= 0, "measured caps: the batch measured no rates (path %d)", path);
+		if (m) {
+			const int64_t c = lev_wave_cap(L, L, path, m);
+			const double d2 = (m->s * 3 * L - m->a) / m->b;
+			CHECK(c == L || (c >= 4 && (double)(c + 1) * (c + 1) > d2 && (c == 4 || (double)c * c <= d2)), "measured cap %lld for d^2 %.1f",
+			      (long long)c, d2);
+			CHECK(x != 1 || c == 30, "the measurement made to give a cap of 30: %lld", (long long)c);
+			if (x == 0) printf("test_lev_wave: measured rates (%s, 2 threads): cap %lld at 150 bp (built-in %lld)\n", path ? "path" : "distance",
+			       (long long)c, (long long)lev_wave_cap(L, L, path, 0));
+		}
+		int64_t bad = 0;
+		for (int i = 0; i < N; i++) {
+			int same = d[0][i] == d[1][i];
+			if (same && path) {
+				char *x = cigar_of(&pp[0][i]), *y = cigar_of(&pp[1][i]);
+				same = !strcmp(x, y);
+				free(x); free(y);
+			}
+			if (!same && bad++ < 3) CHECK(0, "measured caps, pair %d (path %d): %lld, the sweep %lld", i, path, (long long)d[1][i], (long long)d[0][i]);
+		}
+		CHECK(bad == 0, "measured caps %d, path %d: %lld pairs differ from the sweep", x, path, (long long)bad);
+		for (int s = 0; s < 2; s++) {
+			if (pp[s]) for (int i = 0; i < N; i++) aln_path_free(&pp[s][i]);
+			free(pp[s]); free(d[s]);
+		}
+		lev_cap_force(path, 0);
+	}
+	free(p); free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3000;
@@ -214,6 +313,7 @@ int main(int argc, char **argv)
 	batches(0);
 	batches(1);
 	long_batches();
+	measured_caps();
 	printf("test_lev_wave: %d random cases, the batches under three strategies\n", n);
 	return tu_done("test_lev_wave");
 }

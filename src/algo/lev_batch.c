@@ -18,11 +18,14 @@ rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_
 #define WAVE_REST 2048
 #define WAVE_GUESS 2048   /* pairs from this long are guessed before a try */
 #define LEV_FEW_SOLVED 16 /* at most a 16th solved: the sweep takes them all */
+#define LEV_TUNE_PAIRS 16384   /* a batch from which a 16th left to the sweep pays the rates' measuring */
 
-/* The wavefronts over every pair; done[i] set where they ended pair i (its distance, or above
- * o->k). Returns how many they ended, or -1 on an error (rk_error set). */
-static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, int every, int64_t *dist,
-                         aln_path_t *paths, uint8_t *done)
+/* The wavefronts over every pair not yet done, capped by the rates m (NULL: the built-in
+ * rule); again: only the pairs whose cap under m is above the built-in one (tried before).
+ * done[i] set where they ended pair i (its distance, or above o->k). Returns how many they
+ * ended, or -1 on an error (rk_error set). */
+static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, int every, const lev_cap_t *m, int again,
+                         int64_t *dist, aln_path_t *paths, uint8_t *done)
 {
 	int64_t solved = 0;
 	int err = 0;
@@ -39,9 +42,11 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 			#pragma omp atomic read
 			stop = err;
 			if (stop) continue;
+			if (done[i]) continue;
 			if (rest > 0) { rest--; continue; }
 			const aln_pair_t *q = &p[i];
-			int64_t cap = every ? (q->la > q->lb ? q->la : q->lb) : lev_wave_cap(q->la, q->lb, paths != 0);
+			int64_t cap = every ? (q->la > q->lb ? q->la : q->lb) : lev_wave_cap(q->la, q->lb, paths != 0, m);
+			if (again && cap <= lev_wave_cap(q->la, q->lb, paths != 0, 0)) continue;
 			const int capped = o->k >= 0 && o->k < cap;
 			if (capped) cap = o->k;
 			/* a long pair's failed try costs milliseconds, and a block of a few pairs is too
@@ -86,7 +91,15 @@ rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const aln_r
 		rk_set_error("out of memory for a batch of %lld pairs", (long long)n);
 		return RK_ERES;
 	}
-	const int64_t solved = wave_pass(o, p, n, T, rk_tune.lev_wave > 0, dist, paths, done);
+	const lev_cap_t *rates = lev_cap_get(paths != 0, T);
+	int64_t solved = wave_pass(o, p, n, T, rk_tune.lev_wave > 0, rates, 0, dist, paths, done);
+	/* short pairs left to the sweep in a large batch, before this machine's rates are known:
+	 * measure them, and the pairs whose cap they raise try again */
+	if (!rates && solved >= 0 && rk_tune.lev_wave == 0 && n >= LEV_TUNE_PAIRS && n - solved >= n / LEV_FEW_SOLVED &&
+	    p[n / 2].la <= 512 && (rates = lev_cap_measure(paths != 0, T, simd))) {
+		const int64_t more = wave_pass(o, p, n, T, 0, rates, 1, dist, paths, done);
+		solved = more < 0 ? more : solved + more;
+	}
 	if (solved < 0 || solved == n) {
 		free(done);
 		return solved < 0 ? RK_ERES : RK_OK;

@@ -18,7 +18,7 @@ void lev_wave_free(lev_wave_t *w)
 	memset(w, 0, sizeof *w);
 }
 
-int64_t lev_wave_cap(int64_t la, int64_t lb, int path)
+int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m)
 {
 	const double gain = path ? 1.5 : 1.0;   /* the sweep's path costs it more than its distance */
 	const int64_t most = la > lb ? la : lb;
@@ -27,8 +27,10 @@ int64_t lev_wave_cap(int64_t la, int64_t lb, int path)
 		/* in the lanes (aln_batch.c: A up to 512): words x lb word steps, 8 pairs a vector,
 		 * against d^2 cells, each an extension that stops at a mismatch and costs about 2.5
 		 * word steps (docs/BENCHMARKS.md, "lev batches"): they pay up to d^2 = words / 2.5 */
-		const double words = (double)((la + 63) / 64) * (double)lb * gain;
-		while ((double)(c + 1) * (double)(c + 1) <= 0.4 * words) c++;
+		const double words = (double)((la + 63) / 64) * (double)lb;
+		/* measured: where a + b d^2 reaches the sweep's s a word step */
+		const double d2 = m ? (m->s * words - m->a) / m->b : 0.4 * words * gain;
+		while (c < most && (double)(c + 1) * (double)(c + 1) <= d2) c++;
 	} else {
 		/* a longer pair's sweep stays in a band about its distance d, about la d steps, where
 		 * the wavefronts take d^2 cells at some 20-55 such steps each (docs/BENCHMARKS.md, "lev

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "rktlcs.h"
 #include "algo/aln.h"
+#include "algo/lev_tune.h"
 
 /* One thread's scratch, reused pair after pair: zero-initialize; free with lev_wave_free. */
 typedef struct {
@@ -30,7 +31,8 @@ int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb
              int64_t *dist, aln_path_t *path);
 
 /* The largest distance worth trying by wavefronts before the bit-parallel batch (with path:
- * the sweep's traceback too): where the wavefronts' d^2 cells cost about what the sweep does. */
-int64_t lev_wave_cap(int64_t la, int64_t lb, int path);
+ * the sweep's traceback too): where the wavefronts' d^2 cells cost about what the sweep does.
+ * m: this machine's rates for the short pairs (lev_tune.h), or NULL for the built-in rule. */
+int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m);
 
 #endif

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "mpi/run/lev_run.h"
 #include "algo/split.h"
+#include "algo/lev_wave.h"
 #ifdef RKTLCS_HAVE_CUDA
 #include "gpu/lev_gpu.h"
 #endif
@@ -85,5 +86,12 @@ rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
 	s.mode.k = algo.k;
 	s.mode.want_path = o->algo.path;
 	s.mode.want_ends = o->algo.mode != LEV_GLOBAL;
-	return rmpi_pairs_run(w, &s);
+	const rk_status_t st = rmpi_pairs_run(w, &s);
+	/* the batches' cap, where they measured this machine's rates for it (lev_tune.h) */
+	int t;
+	const lev_cap_t *m = lev_cap_measured(o->algo.path, &t);
+	if (m)
+		rk_debug("lev: rank %d's wavefronts up to distance %lld on 150 bp pairs (built-in %lld), from this machine's rates on %d threads",
+			         w->rank, (long long)lev_wave_cap(150, 150, o->algo.path, m), (long long)lev_wave_cap(150, 150, o->algo.path, 0), t);
+	return st;
 }
