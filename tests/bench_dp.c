@@ -213,7 +213,7 @@ static void bench_lev_batch(int64_t n, int64_t len, double pct)
 		if (len <= 512)
 			printf("# the cap's rates, %s, %d threads: %s a = %.3g s, b = %.3g s, s = %.3g s; cap at %lld bp: %lld (built-in %lld); measured in %.4f s\n",
 			       path ? "path" : "distance", n_threads, cr ? "" : "(no fit)", cr ? cr->a : 0, cr ? cr->b : 0, cr ? cr->s : 0,
-			       (long long)len, (long long)lev_wave_cap(len, len, path, cr), (long long)lev_wave_cap(len, len, path, 0), t);
+			       (long long)len, (long long)lev_wave_cap(len, len, path, cr, 1), (long long)lev_wave_cap(len, len, path, 0, 0), t);
 		BEST(ours, lev_batch(&o, pr, n, d, paths));
 		int64_t bad = 0;
 		if (paths)

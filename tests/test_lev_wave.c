@@ -127,8 +127,8 @@ static void forced_caps(const aln_pair_t *p, int64_t n, int64_t k, int path, con
 {
 	static const lev_cap_t dear = { 1, 1, 1e-12 }, free_ = { 0, 1e-12, 1 };
 	const lev_cap_t *rates[] = { 0, &dear, &free_ };
-	CHECK(lev_wave_cap(150, 150, path, &dear) == 4 && lev_wave_cap(150, 150, path, &free_) == 150, "forced caps: %lld %lld",
-	      (long long)lev_wave_cap(150, 150, path, &dear), (long long)lev_wave_cap(150, 150, path, &free_));
+	CHECK(lev_wave_cap(150, 150, path, &dear, 1) == 4 && lev_wave_cap(150, 150, path, &free_, 1) == 150, "forced caps: %lld %lld",
+	      (long long)lev_wave_cap(150, 150, path, &dear, 1), (long long)lev_wave_cap(150, 150, path, &free_, 1));
 	for (int c = 0; c < 3; c++) {
 		lev_cap_force(path, rates[c]);
 		lev_opt_t o;
@@ -275,13 +275,13 @@ static void measured_caps(void)
 		const lev_cap_t *m = lev_cap_get(path, 2);
 		CHECK(m && m->b > 0 && m->s > 0 && m->a >= 0, "measured caps: the batch measured no rates (path %d)", path);
 		if (m) {
-			const int64_t c = lev_wave_cap(L, L, path, m);
+			const int64_t c = lev_wave_cap(L, L, path, m, 1);
 			const double d2 = (m->s * 3 * L - m->a) / m->b;
 			CHECK(c == L || (c >= 4 && (double)(c + 1) * (c + 1) > d2 && (c == 4 || (double)c * c <= d2)), "measured cap %lld for d^2 %.1f",
 			      (long long)c, d2);
 			CHECK(x != 1 || c == 30, "the measurement made to give a cap of 30: %lld", (long long)c);
 			if (x == 0) printf("test_lev_wave: measured rates (%s, 2 threads): cap %lld at 150 bp (built-in %lld)\n", path ? "path" : "distance",
-			       (long long)c, (long long)lev_wave_cap(L, L, path, 0));
+			       (long long)c, (long long)lev_wave_cap(L, L, path, 0, 0));
 		}
 		int64_t bad = 0;
 		for (int i = 0; i < N; i++) {

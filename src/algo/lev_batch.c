@@ -19,14 +19,26 @@ rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_
 #define WAVE_GUESS 2048   /* pairs from this long are guessed before a try */
 #define LEV_FEW_SOLVED 16 /* at most a 16th solved: the sweep takes them all */
 #define LEV_TUNE_PAIRS 16384   /* a batch from which a 16th left to the sweep pays the rates' measuring */
+#define LEV_SAMPLE 1024        /* pairs of a batch whose distances choose its caps */
+#define LEV_THETA_MAX 4.0      /* the sample's tries: up to 4 times a pair's break-even d^2 */
 
-/* The wavefronts over every pair not yet done, capped by the rates m (NULL: the built-in
- * rule); again: only the pairs whose cap under m is above the built-in one (tried before).
- * done[i] set where they ended pair i (its distance, or above o->k). Returns how many they
- * ended, or -1 on an error (rk_error set). */
-static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, int every, const lev_cap_t *m, int again,
-                         int64_t *dist, aln_path_t *paths, uint8_t *done)
+/* How a pass caps its pairs: every pair to its end (tests), or caps from the rates m at theta
+ * times the break-even (NULL: the built-in rule); again: only the pairs whose cap is above the
+ * built-in one (a second pass, after the rates were measured). */
+typedef struct { int every, again; const lev_cap_t *m; double theta; } wave_how_t;
+
+static int64_t wave_cap(const wave_how_t *h, const aln_pair_t *q, int path)
 {
+	return h->every ? (q->la > q->lb ? q->la : q->lb) : lev_wave_cap(q->la, q->lb, path, h->m, h->theta);
+}
+
+/* The wavefronts over every pair not yet done, capped as h says. done[i] set where they ended
+ * pair i (its distance, or above o->k). Returns how many they ended, or -1 on an error
+ * (rk_error set). */
+static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, const wave_how_t *h, int64_t *dist,
+                         aln_path_t *paths, uint8_t *done)
+{
+	const int every = h->every;
 	int64_t solved = 0;
 	int err = 0;
 	/* a few long pairs must not all land in one thread's chunk */
@@ -45,8 +57,8 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 			if (done[i]) continue;
 			if (rest > 0) { rest--; continue; }
 			const aln_pair_t *q = &p[i];
-			int64_t cap = every ? (q->la > q->lb ? q->la : q->lb) : lev_wave_cap(q->la, q->lb, paths != 0, m);
-			if (again && cap <= lev_wave_cap(q->la, q->lb, paths != 0, 0)) continue;
+			int64_t cap = wave_cap(h, q, paths != 0);
+			if (h->again && cap <= lev_wave_cap(q->la, q->lb, paths != 0, 0, 0)) continue;
 			const int capped = o->k >= 0 && o->k < cap;
 			if (capped) cap = o->k;
 			/* a long pair's failed try costs milliseconds, and a block of a few pairs is too
@@ -81,6 +93,44 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 	return err ? -1 : solved;
 }
 
+/* h->theta from LEV_SAMPLE of the batch's short pairs spread over it (lev_cap_choose), each
+ * tried up to LEV_THETA_MAX times its break-even d^2 and kept where solved. Returns how many it
+ * solved, or -1 on an error. */
+static int64_t wave_theta(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, wave_how_t *h, int64_t *dist,
+                          aln_path_t *paths, uint8_t *done)
+{
+	const int64_t k = n < LEV_SAMPLE ? n : LEV_SAMPLE;
+	double *d2 = malloc(sizeof(double) * 2 * (size_t)k), *w = d2 + k;
+	if (!d2) { rk_set_error("out of memory for a batch's sample"); return -1; }
+	int64_t solved = 0, used = 0;
+	int err = 0;
+	#pragma omp parallel for num_threads(T) schedule(dynamic, 8) reduction(+:solved, err)
+	for (int64_t j = 0; j < k; j++) {
+		const int64_t i = j * (n / k);
+		const aln_pair_t *q = &p[i];
+		d2[j] = -2;   /* not in the sample: long, or solved before */
+		if (q->la > 512 || done[i]) continue;
+		lev_wave_t lw = { 0 };
+		int64_t cap = lev_wave_cap(q->la, q->lb, paths != 0, h->m, LEV_THETA_MAX);
+		const int capped = o->k >= 0 && o->k < cap;
+		if (capped) cap = o->k;
+		const int r = lev_wave(&lw, q->a, q->la, q->b, q->lb, cap, paths != 0, &dist[i], paths ? &paths[i] : 0);
+		lev_wave_free(&lw);
+		if (r < 0) { err++; continue; }
+		if (r == 0 && capped) { dist[i] = -1; if (paths) paths[i].n = 0; }
+		const int ok = r == 1 || (r == 0 && capped);
+		if (ok) done[i] = 1, solved++;
+		const double d = r == 1 ? (double)dist[i] : (double)cap;
+		d2[j] = ok ? d * d : -1;
+		w[j] = (double)((q->la + 63) / 64) * (double)q->lb;
+	}
+	for (int64_t j = 0; j < k; j++)
+		if (d2[j] > -2) d2[used] = d2[j], w[used] = w[j], used++;
+	h->theta = used ? lev_cap_choose(h->m, d2, w, used, LEV_THETA_MAX) : 1;
+	free(d2);
+	return err ? -1 : solved;
+}
+
 rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const aln_rsrc_t *r, int64_t n, int64_t *dist,
                             aln_path_t *paths)
 {
@@ -92,13 +142,22 @@ rk_status_t lev_batch_reads(const lev_opt_t *o, const aln_pair_t *p, const aln_r
 		return RK_ERES;
 	}
 	const lev_cap_t *rates = lev_cap_get(paths != 0, T);
-	int64_t solved = wave_pass(o, p, n, T, rk_tune.lev_wave > 0, rates, 0, dist, paths, done);
-	/* short pairs left to the sweep in a large batch, before this machine's rates are known:
-	 * measure them, and the pairs whose cap they raise try again */
-	if (!rates && solved >= 0 && rk_tune.lev_wave == 0 && n >= LEV_TUNE_PAIRS && n - solved >= n / LEV_FEW_SOLVED &&
-	    p[n / 2].la <= 512 && (rates = lev_cap_measure(paths != 0, T, simd))) {
-		const int64_t more = wave_pass(o, p, n, T, 0, rates, 1, dist, paths, done);
+	const int tune = rk_tune.lev_wave == 0 && n >= LEV_TUNE_PAIRS && p[n / 2].la <= 512;
+	wave_how_t h = { rk_tune.lev_wave > 0, 0, rates, 1 };
+	int64_t solved = 0;
+	/* the rates known: this batch's theta from a sample of it */
+	if (tune && rates) solved = wave_theta(o, p, n, T, &h, dist, paths, done);
+	if (solved >= 0 && h.theta > 0) {
+		const int64_t more = wave_pass(o, p, n, T, &h, dist, paths, done);
 		solved = more < 0 ? more : solved + more;
+	}
+	/* short pairs left to the sweep by the built-in rule: measure the rates, and the pairs
+	 * whose cap they raise try again */
+	if (tune && !rates && solved >= 0 && n - solved >= n / LEV_FEW_SOLVED && (h.m = lev_cap_measure(paths != 0, T, simd))) {
+		const int64_t got = wave_theta(o, p, n, T, &h, dist, paths, done);
+		h.again = 1;
+		const int64_t more = got < 0 || h.theta <= 0 ? 0 : wave_pass(o, p, n, T, &h, dist, paths, done);
+		solved = got < 0 || more < 0 ? -1 : solved + got + more;
 	}
 	if (solved < 0 || solved == n) {
 		free(done);

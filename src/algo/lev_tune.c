@@ -172,3 +172,38 @@ const lev_cap_t *lev_cap_measure(int path, int T, int simd)
 	pthread_mutex_unlock(&tune_lock);
 	return got;
 }
+
+typedef struct { double r, d2, e, sw; } tune_pt_t;
+
+static int tune_cmp(const void *x, const void *y)
+{
+	const double a = ((const tune_pt_t *)x)->r, b = ((const tune_pt_t *)y)->r;
+	return a < b ? -1 : a > b;
+}
+
+double lev_cap_choose(const lev_cap_t *m, const double *d2, const double *w, int64_t k, double tmax)
+{
+	tune_pt_t *v = malloc(sizeof(tune_pt_t) * (size_t)(k > 0 ? k : 1));
+	if (!v) return 1;
+	double after = 0, e_after = 0;   /* sums over the pairs past the candidate: a + sweep, their e */
+	for (int64_t j = 0; j < k; j++) {
+		const double e = lev_cap_even(m, w[j]);
+		v[j].e = e > 16 ? e : 16;   /* no cap is below 4 */
+		v[j].d2 = d2[j];
+		v[j].r = d2[j] < 0 ? 1e300 : d2[j] / v[j].e;
+		v[j].sw = m->s * w[j];
+		after += m->a + v[j].sw, e_after += v[j].e;
+	}
+	qsort(v, (size_t)k, sizeof *v, tune_cmp);
+	double best = 0, theta = 0, done = 0;
+	for (int64_t j = 0; j < k; j++) best += v[j].sw;   /* no wavefronts */
+	for (int64_t j = 0; j < k && v[j].r <= tmax; j++) {
+		done += m->a + m->b * v[j].d2;
+		after -= m->a + v[j].sw, e_after -= v[j].e;
+		/* a pair past theta costs a try up to its cap and then the sweep */
+		const double t = v[j].r > 1e-9 ? v[j].r : 1e-9, cost = done + after + m->b * t * e_after;
+		if (cost < best) best = cost, theta = t;
+	}
+	free(v);
+	return theta;
+}

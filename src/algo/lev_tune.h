@@ -13,6 +13,15 @@ typedef struct {
 	double s;      /* the sweep's lanes: s seconds a word step (ceil(la / 64) lb a pair) */
 } lev_cap_t;
 
+/* The d^2 at which a pair of `words` word steps costs the wavefronts what it costs the sweep */
+static inline double lev_cap_even(const lev_cap_t *m, double words) { return (m->s * words - m->a) / m->b; }
+
+/* A batch's theta (caps at theta times each pair's break-even d^2) from k of its pairs: d2[j]
+ * their d^2 found by wavefronts capped at tmax times theirs (-1: above it), w[j] their word
+ * steps. The theta of least modelled cost: the solved pairs' tries, the failed ones' tries
+ * and sweeps; 0: no wavefronts at all. */
+double lev_cap_choose(const lev_cap_t *m, const double *d2, const double *w, int64_t k, double tmax);
+
 /* The rates of this kind (path 0 or 1) measured at T threads, or forced; NULL when neither. */
 const lev_cap_t *lev_cap_get(int path, int T);
 /* The rates of this kind measured last (not forced) and *T their threads; NULL when none. */

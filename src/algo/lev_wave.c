@@ -7,7 +7,7 @@
 #include <string.h>
 #include "algo/lev_wave.h"
 
-#define WAVE_PAD_CAP 64         /* caps from which the copies for extend_pad pay */
+#define WAVE_PAD_CAP 16         /* caps from which the copies for extend_pad pay: a pair near such a cap runs hundreds of extends */
 #define NONE (INT32_MIN / 2)   /* no cell of the diagonal within s; NONE + 1 stays below any row */
 
 void lev_wave_free(lev_wave_t *w)
@@ -18,7 +18,7 @@ void lev_wave_free(lev_wave_t *w)
 	memset(w, 0, sizeof *w);
 }
 
-int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m)
+int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m, double theta)
 {
 	const double gain = path ? 1.5 : 1.0;   /* the sweep's path costs it more than its distance */
 	const int64_t most = la > lb ? la : lb;
@@ -29,7 +29,7 @@ int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m)
 		 * word steps (docs/BENCHMARKS.md, "lev batches"): they pay up to d^2 = words / 2.5 */
 		const double words = (double)((la + 63) / 64) * (double)lb;
 		/* measured: where a + b d^2 reaches the sweep's s a word step */
-		const double d2 = m ? (m->s * words - m->a) / m->b : 0.4 * words * gain;
+		const double d2 = m ? theta * lev_cap_even(m, words) : 0.4 * words * gain;
 		while (c < most && (double)(c + 1) * (double)(c + 1) <= d2) c++;
 	} else {
 		/* a longer pair's sweep stays in a band about its distance d, about la d steps, where

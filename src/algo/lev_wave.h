@@ -32,7 +32,8 @@ int lev_wave(lev_wave_t *w, const char *a, int64_t la, const char *b, int64_t lb
 
 /* The largest distance worth trying by wavefronts before the bit-parallel batch (with path:
  * the sweep's traceback too): where the wavefronts' d^2 cells cost about what the sweep does.
- * m: this machine's rates for the short pairs (lev_tune.h), or NULL for the built-in rule. */
-int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m);
+ * m: this machine's rates for the short pairs (lev_tune.h), or NULL for the built-in rule;
+ * theta: with m, the cap's d^2 is theta times the break-even one (lev_cap_choose), at least 4^2. */
+int64_t lev_wave_cap(int64_t la, int64_t lb, int path, const lev_cap_t *m, double theta);
 
 #endif

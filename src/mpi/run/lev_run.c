@@ -91,7 +91,7 @@ rk_status_t rmpi_lev_run(const rmpi_t *w, const lev_run_opt_t *o)
 	int t;
 	const lev_cap_t *m = lev_cap_measured(o->algo.path, &t);
 	if (m)
-		rk_debug("lev: rank %d's wavefronts up to distance %lld on 150 bp pairs (built-in %lld), from this machine's rates on %d threads",
-			         w->rank, (long long)lev_wave_cap(150, 150, o->algo.path, m), (long long)lev_wave_cap(150, 150, o->algo.path, 0), t);
+		rk_debug("lev: rank %d's wavefronts break even at distance %lld on 150 bp pairs (built-in cap %lld), from this machine's rates on %d threads",
+			         w->rank, (long long)lev_wave_cap(150, 150, o->algo.path, m, 1), (long long)lev_wave_cap(150, 150, o->algo.path, 0, 0), t);
 	return st;
 }
