@@ -136,7 +136,8 @@ static int tune_fit(const aln_pair_t *p, int64_t m, int path, int T, int simd, l
 	c->a = (tl - c->b * d2l) / (double)m;
 	if (c->a < 0) c->a = 0;
 	c->s = ts / words;
-	return c->b > 0 && c->s > 0 ? 0 : -1;
+	/* a pair's fixed cost above its whole sweep is a stall timed, not the machine */
+	return c->b > 0 && c->s > 0 && c->a < c->s * words / (double)(2 * m) ? 0 : -1;
 }
 
 const lev_cap_t *lev_cap_measure(int path, int T, int simd)
@@ -161,7 +162,12 @@ const lev_cap_t *lev_cap_measure(int path, int T, int simd)
 				p[i] = (aln_pair_t){ a, b, TUNE_LEN, tune_mutate(a, b, i < m ? TUNE_LOW : TUNE_HIGH, &x) };
 			}
 		}
-		if (forced || (p && buf && tune_fit(p, m, path, T, simd, &c) == 0)) {
+		/* a first untimed pass starts the threads and their scratch; a stall timed gets one more try */
+		double d2;
+		int ok = forced;
+		if (!forced && p && buf && tune_wave(p, m, path, T, &d2) > 0)
+			for (int t = 0; t < 2 && !ok; t++) ok = tune_fit(p, m, path, T, simd, &c) == 0;
+		if (ok) {
 			tune[path != 0] = c;
 			atomic_store(&tune_at[path != 0], T);
 			got = &tune[path != 0];
