@@ -19,8 +19,9 @@ rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_
 #define WAVE_GUESS 2048   /* pairs from this long are guessed before a try */
 #define LEV_FEW_SOLVED 16 /* at most a 16th solved: the sweep takes them all */
 #define LEV_TUNE_PAIRS 16384   /* a batch from which a 16th left to the sweep pays the rates' measuring */
-#define LEV_SAMPLE 1024        /* pairs of a batch whose distances choose its caps */
-#define LEV_THETA_MAX 4.0      /* the sample's tries: up to 4 times a pair's break-even d^2 */
+#define LEV_SAMPLE 1024        /* pairs of a batch whose distances choose its caps, at most */
+#define LEV_SAMPLE_PART 128    /* ... and at most a 128th of it: a failed try costs up to */
+#define LEV_THETA_MAX 3.0      /* 3 sweeps (tries up to 3 times a pair's break-even d^2) */
 
 /* How a pass caps its pairs: every pair to its end (tests), or caps from the rates m at theta
  * times the break-even (NULL: the built-in rule); again: only the pairs whose cap is above the
@@ -93,13 +94,13 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 	return err ? -1 : solved;
 }
 
-/* h->theta from LEV_SAMPLE of the batch's short pairs spread over it (lev_cap_choose), each
+/* h->theta from some of the batch's short pairs spread over it (lev_cap_choose), each
  * tried up to LEV_THETA_MAX times its break-even d^2 and kept where solved. Returns how many it
  * solved, or -1 on an error. */
 static int64_t wave_theta(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, wave_how_t *h, int64_t *dist,
                           aln_path_t *paths, uint8_t *done)
 {
-	const int64_t k = n < LEV_SAMPLE ? n : LEV_SAMPLE;
+	const int64_t part = n / LEV_SAMPLE_PART, k = part < 128 ? (n < 128 ? n : 128) : part > LEV_SAMPLE ? LEV_SAMPLE : part;
 	double *d2 = malloc(sizeof(double) * 2 * (size_t)k), *w = d2 + k;
 	if (!d2) { rk_set_error("out of memory for a batch's sample"); return -1; }
 	int64_t solved = 0, used = 0;
