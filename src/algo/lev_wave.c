@@ -7,7 +7,7 @@
 #include <string.h>
 #include "algo/lev_wave.h"
 
-#define WAVE_PAD_CAP 16         /* caps from which the copies for extend_pad pay: a pair near such a cap runs hundreds of extends */
+#define WAVE_PAD_CAP 4          /* caps from which the copies for extend_pad pay: from the batch's least cap on, the unbounded extends beat the copies even at 1% */
 #define NONE (INT32_MIN / 2)   /* no cell of the diagonal within s; NONE + 1 stays below any row */
 
 void lev_wave_free(lev_wave_t *w)
