@@ -20,7 +20,8 @@ rk_status_t lev_batch(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int64_
 #define LEV_FEW_SOLVED 16 /* at most a 16th solved: the sweep takes them all */
 #define LEV_TUNE_PAIRS 16384   /* a batch from which a 16th left to the sweep pays the rates' measuring */
 #define LEV_SAMPLE 1024        /* pairs of a batch whose distances choose its caps, at most */
-#define LEV_SAMPLE_PART 128    /* ... and at most a 128th of it: a failed try costs up to */
+#define LEV_SAMPLE_MIN 128     /* ... at least (or the whole batch) */
+#define LEV_SAMPLE_PART 128    /* ... and otherwise a 128th of it: a failed try costs up to */
 #define LEV_THETA_MAX 3.0      /* 3 sweeps (tries up to 3 times a pair's break-even d^2) */
 
 /* How a pass caps its pairs: every pair to its end (tests), or caps from the rates m at theta
@@ -100,30 +101,35 @@ static int64_t wave_pass(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int
 static int64_t wave_theta(const lev_opt_t *o, const aln_pair_t *p, int64_t n, int T, wave_how_t *h, int64_t *dist,
                           aln_path_t *paths, uint8_t *done)
 {
-	const int64_t part = n / LEV_SAMPLE_PART, k = part < 128 ? (n < 128 ? n : 128) : part > LEV_SAMPLE ? LEV_SAMPLE : part;
+	int64_t k = n / LEV_SAMPLE_PART;
+	k = k < LEV_SAMPLE_MIN ? LEV_SAMPLE_MIN : k > LEV_SAMPLE ? LEV_SAMPLE : k;
+	if (k > n) k = n;
 	double *d2 = malloc(sizeof(double) * 2 * (size_t)k), *w = d2 + k;
 	if (!d2) { rk_set_error("out of memory for a batch's sample"); return -1; }
 	int64_t solved = 0, used = 0;
 	int err = 0;
-	#pragma omp parallel for num_threads(T) schedule(dynamic, 8) reduction(+:solved, err)
-	for (int64_t j = 0; j < k; j++) {
-		const int64_t i = j * (n / k);
-		const aln_pair_t *q = &p[i];
-		d2[j] = -2;   /* not in the sample: long, or solved before */
-		if (q->la > 512 || done[i]) continue;
-		lev_wave_t lw = { 0 };
-		int64_t cap = lev_wave_cap(q->la, q->lb, paths != 0, h->m, LEV_THETA_MAX);
-		const int capped = o->k >= 0 && o->k < cap;
-		if (capped) cap = o->k;
-		const int r = lev_wave(&lw, q->a, q->la, q->b, q->lb, cap, paths != 0, &dist[i], paths ? &paths[i] : 0);
+	#pragma omp parallel num_threads(T) reduction(+:solved, err)
+	{
+		lev_wave_t lw = { 0 };   /* a thread's scratch, pair after pair, as wave_pass's */
+		#pragma omp for schedule(dynamic, 8)
+		for (int64_t j = 0; j < k; j++) {
+			const int64_t i = j * (n / k);
+			const aln_pair_t *q = &p[i];
+			d2[j] = -2;   /* not in the sample: long, or solved before */
+			if (q->la > 512 || done[i]) continue;
+			int64_t cap = lev_wave_cap(q->la, q->lb, paths != 0, h->m, LEV_THETA_MAX);
+			const int capped = o->k >= 0 && o->k < cap;
+			if (capped) cap = o->k;
+			const int r = lev_wave(&lw, q->a, q->la, q->b, q->lb, cap, paths != 0, &dist[i], paths ? &paths[i] : 0);
+			if (r < 0) { err++; continue; }
+			if (r == 0 && capped) { dist[i] = -1; if (paths) paths[i].n = 0; }
+			const int ok = r == 1 || (r == 0 && capped);
+			if (ok) done[i] = 1, solved++;
+			const double d = r == 1 ? (double)dist[i] : (double)cap;
+			d2[j] = ok ? d * d : -1;
+			w[j] = (double)((q->la + 63) / 64) * (double)q->lb;
+		}
 		lev_wave_free(&lw);
-		if (r < 0) { err++; continue; }
-		if (r == 0 && capped) { dist[i] = -1; if (paths) paths[i].n = 0; }
-		const int ok = r == 1 || (r == 0 && capped);
-		if (ok) done[i] = 1, solved++;
-		const double d = r == 1 ? (double)dist[i] : (double)cap;
-		d2[j] = ok ? d * d : -1;
-		w[j] = (double)((q->la + 63) / 64) * (double)q->lb;
 	}
 	for (int64_t j = 0; j < k; j++)
 		if (d2[j] > -2) d2[used] = d2[j], w[used] = w[j], used++;

@@ -138,8 +138,9 @@ static int tune_fit(const aln_pair_t *p, int64_t m, int path, int T, int simd, l
 	c->s = ts / words;
 	/* a pair's fixed cost above its whole sweep, or a break-even beyond twice or half the
 	 * built-in cap (4x its d^2: the machines measured lie within 0.6-1.7x), is a stall timed */
-	const double c0 = (double)lev_wave_cap(TUNE_LEN, TUNE_LEN, path, 0, 0), e = c->b > 0 ? lev_cap_even(c, words / (double)(2 * m)) : 0;
-	return c->b > 0 && c->s > 0 && c->a < c->s * words / (double)(2 * m) && e <= 4 * c0 * c0 && e >= c0 * c0 / 4 ? 0 : -1;
+	const double c0 = (double)lev_wave_cap(TUNE_LEN, TUNE_LEN, path, 0, 0), wp = words / (double)(2 * m);
+	const double e = c->b > 0 ? lev_cap_even(c, wp) : 0;
+	return c->b > 0 && c->s > 0 && c->a < c->s * wp && e <= 4 * c0 * c0 && e >= c0 * c0 / 4 ? 0 : -1;
 }
 
 const lev_cap_t *lev_cap_measure(int path, int T, int simd)
