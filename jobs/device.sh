@@ -15,6 +15,7 @@
 #        splitbench (jobs/bench-split.sh: a 10 Mb pair on 1 and SPLIT_NP ranks), gscale (jobs/scale.sh
 #        on 1-2 GPUs), readbench, host (the tests that need a host of 8 CPUs or more: pair_busy_cpuset),
 #        ranks (jobs/bench-ranks.sh: every mode at np 1-32 on this node; RANKS_JOBS, RANKS_NP),
+#        levwhole (jobs/bench-lev-whole.sh: lev 1M x 150 bp whole processes, huge pages off and on),
 #        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs),
 #        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads),
 #        gzprobe (lev --all's BGZF output: -v's block times), lib (cli_lib: librktlcs on the CPU and the GPU),
@@ -41,12 +42,14 @@ fi
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
 # the host's cores: 16 CPUs of 8 cores with two threads each would change the lanes against the wavefronts
 lscpu | grep -E "^(Thread|Core|Socket|Model name)" | tr -s " " | paste -sd ";"
+echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null) defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null)"
 rc=0
 for stage in "$@"; do
 	echo "=== $stage"
 	case $stage in
 	host) (cd build-gpu && ctest -R pair_busy_cpuset -V > "$OUT/ctest-host.log" 2>&1); r=$?
 		grep -E '^[0-9]+: (ok|FAIL)|passed|failed|SKIP' "$OUT/ctest-host.log" | sed 's/^[0-9]*: //'; [ $r -eq 0 ] || rc=1 ;;
+	levwhole) bash jobs/bench-lev-whole.sh build-gpu 16 "${LW_PAIRS:-1000000}" "${LW_REPS:-2}" "${LW_BES:-cpu gpu}" "${LW_DIVS:-1 5 15}" 2>&1 | tee "$OUT/levwhole.txt" ;;
 	levprof)   # where a GPU batch of 1M x 150 bp spends its time: -v's stage lines and --stats
 		for d in 1 15; do
 			./build-gpu/tests/rkt_genpairs 1000000 150 $d 7 /tmp/lp_a.fa /tmp/lp_b.fa > /dev/null

@@ -84,6 +84,14 @@ double rk_realtime(void);
 /* Seconds since this process started (/proc), -1 where unknown. */
 double rk_process_age(void);
 size_t rk_peak_rss_kb(void);
+/* Buffers of RK_HUGE_MIN bytes or more that are written through once (reads, rows, a block's
+ * pairs): transparent huge pages asked for (where the kernel grants them on request), so that
+ * one page fault maps 2 MB instead of 4 kB; a hint only, never an error. The _huge allocators
+ * are malloc and realloc with the hint; free with free(). */
+#define RK_HUGE_MIN ((size_t)4 << 20)
+void rk_huge(void *p, size_t n);
+void *rk_malloc_huge(size_t n);
+void *rk_realloc_huge(void *p, size_t n);
 
 /* exit.c. Open files whose path starts with prefix (from /proc/self/fd; 0 where unknown). */
 int rk_files_open(const char *prefix);
@@ -135,6 +143,7 @@ void rk_common_init(rk_common_t *c);
  *                            every cell, or ranks 0 and 1 meeting on a column with the others
  *                            waiting (what GPU ranks do from three on), whatever the cost model
  *                            says; spread: several huge pairs each whole on one rank (tests)
+ *   RKTLCS_HUGE=0            no transparent huge pages asked for (rk_huge; benchmarks' before)
  *   RKTLCS_READ_EACH=1       under MPI, every rank reads a regular input file itself instead of
  *                            rank 0 reading and broadcasting it (for parallel file systems)
  *   RKTLCS_RKT_GPU_TWICE=1   Rkt-LCS on the GPU walks each pair of reads from both of them, as
@@ -203,6 +212,7 @@ typedef struct {
 	const char *split_words;  /* tests: word rows of each rank's slab, "1,5,2" (default: by measured speed) */
 	int64_t split_chunk;      /* tests: this rank's preferred columns per transfer of a split pair (0: by backend) */
 	int split_plan;           /* tests: how a split pair is computed, 0 by the cost model, 1 one rank, 2 two banded halves, 3 all ranks, 6 ranks 0 and 1 on columns (as GPU ranks), 7 banded tree, 8 huge pairs each on one rank */
+	int no_huge;              /* benchmarks: rk_huge asks for nothing */
 	int read_each;            /* every rank reads a regular input file (default: rank 0 reads and broadcasts) */
 	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include "rktlcs.h"
 
 /* One error for the whole process, not one per thread: an error raised on an OpenMP or
@@ -96,6 +97,33 @@ size_t rk_peak_rss_kb(void)
 	return (size_t)r.ru_maxrss;
 }
 
+/* the whole pages under [p, p + n): for a mapping of malloc's own that is the mapping, so the hint
+ * never splits it (a split mapping could not be grown in place by realloc's mremap) */
+void rk_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (!p || n < RK_HUGE_MIN || rk_tune.no_huge) return;
+	const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p & ~(pg - 1), b = ((uintptr_t)p + n + pg - 1) & ~(pg - 1);
+	(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p; (void)n;
+#endif
+}
+
+void *rk_malloc_huge(size_t n)
+{
+	void *p = malloc(n);
+	rk_huge(p, n);
+	return p;
+}
+
+void *rk_realloc_huge(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	rk_huge(q, n);
+	return q;
+}
+
 uint64_t rk_parse_size(const char *s)
 {
 	char *end;
@@ -153,6 +181,7 @@ rk_status_t rk_tune_init(void)
 	if ((v = getenv("RKTLCS_SPLIT_PLAN")) && *v)
 		rk_tune.split_plan = !strcmp(v, "one") ? 1 : !strcmp(v, "band") ? 2 : !strcmp(v, "all") ? 3 : !strcmp(v, "cols") ? 6 : !strcmp(v, "tree") ? 7 : !strcmp(v, "spread") ? 8 : 0;
 	if ((v = getenv("RKTLCS_READ_EACH")) && *v) rk_tune.read_each = atoi(v);
+	if ((v = getenv("RKTLCS_HUGE")) && *v) rk_tune.no_huge = !atoi(v);
 	if ((v = getenv("RKTLCS_RKT_GPU_TWICE")) && *v) rk_tune.rkt_gpu_twice = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_LONG_RW")) && *v) rk_tune.gpu_long_rw = atoi(v);

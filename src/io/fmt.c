@@ -19,7 +19,7 @@ int rio_buf_grow(rio_buf_t *b, size_t n)
 	if (b->oom) return -1;
 	if (b->l + n <= b->m) return 0;
 	size_t m = (b->l + n) * 2;
-	char *t = realloc(b->s, m);
+	char *t = rk_realloc_huge(b->s, m);
 	if (!t) { b->oom = 1; return -1; }
 	b->s = t; b->m = m;
 	return 0;

@@ -334,7 +334,7 @@ static rk_status_t rio_grow(void **p, size_t *m, size_t need, size_t elem)
 	if (need <= *m) return RK_OK;
 	size_t nm = *m ? *m : 1024;
 	while (nm < need) nm += nm >> 1;
-	void *q = realloc(*p, nm * elem);
+	void *q = rk_realloc_huge(*p, nm * elem);
 	if (!q) { rk_set_error("out of memory (%zu bytes)", nm * elem); return RK_ERES; }
 	*p = q; *m = nm;
 	return RK_OK;
@@ -589,7 +589,7 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	if (T < 2) { munmap((void *)base, (size_t)size); return 0; }
 	int64_t *cut = malloc(sizeof(int64_t) * (size_t)(T + 1));
 	rio_reads_t *part = calloc((size_t)T, sizeof *part);
-	char *seq = malloc((size_t)(hi - p0 + 1));
+	char *seq = rk_malloc_huge((size_t)(hi - p0 + 1));
 	int ok = cut && part && seq;
 	if (ok) {
 		cut[0] = p0;
@@ -646,8 +646,8 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 	}
 	if (!fail) {
 		memset(r, 0, sizeof *r);
-		r->names = malloc(nl ? nl : 1);
-		r->off = malloc(sizeof(uint64_t) * (size_t)(n + 1)); r->name_off = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+		r->names = rk_malloc_huge(nl ? nl : 1);
+		r->off = rk_malloc_huge(sizeof(uint64_t) * (size_t)(n + 1)); r->name_off = rk_malloc_huge(sizeof(uint64_t) * (size_t)(n + 1));
 		if (!r->names || !r->off || !r->name_off) { rio_reads_free(r); fail = 1; }
 	}
 	if (!fail) {

@@ -10,11 +10,9 @@ static rk_status_t pair_blk_prep(pair_job_t *j, pair_blk_t *k)
 {
 	const rio_reads_t *A = &j->A, *B = j->Bp;
 	const int64_t n = k->n, m = n ? n : 1;
-	k->p = malloc(sizeof *k->p * (size_t)m);
-	k->val = malloc(sizeof *k->val * (size_t)m);
 	k->paths = j->s->mode.want_path ? calloc((size_t)m, sizeof *k->paths) : 0;
 	k->ends = j->s->mode.want_ends ? calloc((size_t)m, sizeof *k->ends) : 0;
-	if (!k->p || !k->val || (j->s->mode.want_path && !k->paths) || (j->s->mode.want_ends && !k->ends)) {
+	if ((j->s->mode.want_path && !k->paths) || (j->s->mode.want_ends && !k->ends)) {
 		rk_err("out of memory for a block of %lld pairs", (long long)n);
 		return RK_ERES;
 	}
@@ -36,8 +34,8 @@ void pair_blk_free(pair_blk_t *k)
 {
 	if (k->paths) for (int64_t q = 0; q < k->n; q++) aln_path_free(&k->paths[q]);
 	if (k->ends) for (int64_t q = 0; q < k->n; q++) aln_ends_free(&k->ends[q]);
-	free(k->p); free(k->val); free(k->paths); free(k->ends);
-	k->p = 0; k->val = 0; k->paths = 0; k->ends = 0;
+	free(k->paths); free(k->ends);   /* p and val are the job's, kept from block to block (pair_open) */
+	k->paths = 0; k->ends = 0;
 	k->n = 0;
 }
 

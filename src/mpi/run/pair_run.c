@@ -226,10 +226,14 @@ static rk_status_t pair_open(pair_job_t *j)
 	rk_status_t st = RK_OK;
 	j->nth = j->be.g.n_threads = rmpi_be_threads(j->w, j->s->c, &j->be);
 	j->nth = rmpi_threads_free(j->w, j->s->c, &j->cj, &j->be, j->nth);
+	/* a block's arrays once for the job: a fresh one per block was faulted in again each time */
 	for (int b = 0; b < PAIR_NBLK; b++) {
-		j->blk[b].ai = malloc(sizeof *j->blk[b].ai * PAIR_BLOCK_PAIRS_GPU);
-		j->blk[b].bi = malloc(sizeof *j->blk[b].bi * PAIR_BLOCK_PAIRS_GPU);
-		if (!j->blk[b].ai || !j->blk[b].bi) { rk_err("out of memory"); st = RK_ERES; }
+		pair_blk_t *k = &j->blk[b];
+		k->ai = rk_malloc_huge(sizeof *k->ai * PAIR_BLOCK_PAIRS_GPU);
+		k->bi = rk_malloc_huge(sizeof *k->bi * PAIR_BLOCK_PAIRS_GPU);
+		k->p = rk_malloc_huge(sizeof *k->p * PAIR_BLOCK_PAIRS_GPU);
+		k->val = rk_malloc_huge(sizeof *k->val * PAIR_BLOCK_PAIRS_GPU);
+		if (!k->ai || !k->bi || !k->p || !k->val) { rk_err("out of memory"); st = RK_ERES; }
 	}
 	j->g = (pair_gather_t){ &j->out, 1, j->s->meta.format == RK_FMT_JSON };
 	if (!st && j->w->rank == 0) {
@@ -605,7 +609,7 @@ static void pair_job_free(pair_job_t *j)
 {
 	if (j->out_open) rio_out_abort(&j->out);
 	rio_buf_free(&j->rows);
-	free(j->bounds); free(j->cost); rmpi_pace_free(&j->pace); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
+	free(j->bounds); free(j->cost); rmpi_pace_free(&j->pace); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); free(j->blk[b].p); free(j->blk[b].val); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
 	aln_near_free(j->near);
 #ifdef RKTLCS_HAVE_CUDA
 	rgpu_dp_all_close(j->allg);
