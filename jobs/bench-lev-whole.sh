@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build} th=${2:-$(nproc)} n=${3:-1000000} reps=${4:-3} bes=${5:-cpu gpu} divs=${6:-1 5 15}
 cli=$build/rktlcs gen=$build/tests/rkt_genpairs
 "$cli" --version | grep -q '^gpu: CUDA, [1-9]' || bes=cpu
+export HWLOC_COMPONENTS=${HWLOC_COMPONENTS:--opencl}   # as the README tells GPU nodes
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '# CPU %s x %s, %s threads, best of %s; THP %s; commit %s\n' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" \
 	"$(nproc)" "$th" "$reps" "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" "${RKTLCS_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"

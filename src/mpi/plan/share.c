@@ -94,7 +94,15 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 	/* Rkt-LCS reads and hamming rows only: a long pair is one item (a CPU rank given one keeps
 	 * the job waiting for minutes), and lev/lcs batches gained nothing consistent from a share,
 	 * sharing their reads with every rank costing more (docs/SCALING.md, "More ranks than GPUs") */
-	const double t_gpus = tg * R / ngpu;
+	/* The whole job on the node's GPUs: the shares' work and items R / ngpu times, the fixed
+	 * costs (a rank's start, its copy of the data) once. tg * R / ngpu counted them R / ngpu
+	 * times: hamming 100k x 30 kb at np 16 was taken for 1.6 s on one H200, the CPU ranks took a
+	 * share, and the job ran longer than the GPU alone (docs/SCALING.md). */
+	rmpi_cost_t whole = *job;
+	whole.work *= (double)R / ngpu;
+	whole.items *= (double)R / ngpu;
+	double t_gpus, tcw;
+	rmpi_cost_pick(&whole, &rt, 0, &t_gpus, &tcw);
 	/* (the CPU standing in for GPUs divides any job: tests of the division) */
 	const int fine = rk_tune.standin_gpus > 0 || job->kind == RMPI_W_RKT || job->kind == RMPI_W_HAM;
 	const int long_enough = rk_tune.standin_gpus > 0 || t_gpus >= SHARE_MIN_S;
@@ -109,7 +117,8 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 		         !hybrid ? "they take nothing (the GPU alone)" : take ? "they take a share by auto's rates"
 		         : !fine ? "this kind of job is not divided (a long pair, lev/lcs pairs): they take nothing" : !long_enough ? "the job is too short to divide: they take nothing"
 		         : "their share would be too small: they take nothing", tg, tc0);
-	if (w->rank == 0 && take) rk_debug("ranks: the CPU ranks take %.1f%% of the work", 100 * cpu / (cpu + gpu));
+	if (w->rank == 0 && take) rk_debug("ranks: the CPU ranks take %.1f%% of the work (the GPUs' whole, alone: %.3g s)", 100 * cpu / (cpu + gpu), t_gpus);
+	else if (w->rank == 0 && hybrid && fine && !long_enough) rk_debug("ranks: the GPUs' whole, alone: %.3g s", t_gpus);
 	free(all);
 	return RK_OK;
 }
