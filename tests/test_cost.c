@@ -346,9 +346,25 @@ static void check_calib_first(void)
 	rk_clear_error();
 }
 
+/* the GPUs' whole job from a share: fixed costs once. 16 ranks, one GPU: a share of 1e9 units
+ * at 1e11/s (0.01 s) with 0.05 s fixed and 0.1 s of bytes is 0.16 s; the whole is 0.15 + 16 x
+ * 0.01 = 0.31 s, where 16 shares' times (2.56 s) crossed SHARE_MIN_S */
+static void check_share_whole(void)
+{
+	rmpi_rates_t r = { .gpu_fixed = 0.05, .gpu_rate = 1e11, .gpu_bw = 1e10, .gpu_step = 1e-8, .cpu_rate = 1e9 };
+	rmpi_cost_t share = { RMPI_W_HAM, 1e9, 0, 1e9, 0, 1 };
+	double tg, tc;
+	rmpi_cost_pick(&share, &r, 0, &tg, &tc);
+	const double whole = rmpi_share_gpus_s(&share, &r, 16, 1), two = rmpi_share_gpus_s(&share, &r, 16, 2);
+	CHECK(fabs(tg - 0.16) < 1e-9 && fabs(whole - 0.31) < 1e-9, "share %g s, whole on one GPU %g s (0.31)", tg, whole);
+	CHECK(fabs(two - 0.23) < 1e-9, "whole on two GPUs %g s (0.23)", two);
+	CHECK(fabs(rmpi_share_gpus_s(&share, &r, 1, 1) - tg) < 1e-12, "one rank: its share is the whole");
+}
+
 int main(void)
 {
 	double tg, tc;
+	check_share_whole();
 	check_divergence();
 	check_rates_file();
 	check_calib_first();

@@ -211,6 +211,9 @@ int rmpi_gpu_slot(int local_rank);
  * a CPU rank's share costs over what the rates count (Rkt-LCS: 2, each of its reads walked
  * against all where one rank walks each pair once). -v says the split. RK_ERES when out of memory. */
 rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, rmpi_be_t *be, double *wt);
+/* The whole job on the node's ngpu GPUs alone, from one of ranks ranks' equal shares (share):
+ * what rmpi_share_weights weighs against SHARE_MIN_S before the CPU ranks take a share */
+double rmpi_share_gpus_s(const rmpi_cost_t *share, const rmpi_rates_t *r, int ranks, int ngpu);
 /* Collective, before the read of a lev/lcs job: 1 where rank 0 does it alone, as one process
  * with the node's cores, and the others wait: every rank on one node of one GPU, the threads
  * not given, no test switch. *one is then rank 0's world of itself (the others': size 0);

@@ -58,6 +58,20 @@ static int share_hybrid(const rk_common_t *c)
 	return c->backend == RK_BACKEND_AUTO;
 }
 
+/* The shares' work and items R / ngpu times, the fixed costs (a rank's start, its copy of the
+ * data) once. A share's time times R / ngpu counted them R / ngpu times: hamming 100k x 30 kb at
+ * np 16 was taken for 1.6 s on one H200, the CPU ranks took a share, and the job ran longer
+ * than the GPU alone (docs/SCALING.md). */
+double rmpi_share_gpus_s(const rmpi_cost_t *share, const rmpi_rates_t *r, int ranks, int ngpu)
+{
+	rmpi_cost_t whole = *share;
+	whole.work *= (double)ranks / (ngpu > 0 ? ngpu : 1);
+	whole.items *= (double)ranks / (ngpu > 0 ? ngpu : 1);
+	double tg, tc;
+	rmpi_cost_pick(&whole, r, 0, &tg, &tc);
+	return tg;
+}
+
 rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t *job, double cpu_x, rmpi_be_t *be, double *wt)
 {
 	const int R = w->size;
@@ -94,15 +108,7 @@ rk_status_t rmpi_share_weights(const rmpi_t *w, const rk_common_t *c, const rmpi
 	/* Rkt-LCS reads and hamming rows only: a long pair is one item (a CPU rank given one keeps
 	 * the job waiting for minutes), and lev/lcs batches gained nothing consistent from a share,
 	 * sharing their reads with every rank costing more (docs/SCALING.md, "More ranks than GPUs") */
-	/* The whole job on the node's GPUs: the shares' work and items R / ngpu times, the fixed
-	 * costs (a rank's start, its copy of the data) once. tg * R / ngpu counted them R / ngpu
-	 * times: hamming 100k x 30 kb at np 16 was taken for 1.6 s on one H200, the CPU ranks took a
-	 * share, and the job ran longer than the GPU alone (docs/SCALING.md). */
-	rmpi_cost_t whole = *job;
-	whole.work *= (double)R / ngpu;
-	whole.items *= (double)R / ngpu;
-	double t_gpus, tcw;
-	rmpi_cost_pick(&whole, &rt, 0, &t_gpus, &tcw);
+	const double t_gpus = rmpi_share_gpus_s(job, &rt, R, ngpu);
 	/* (the CPU standing in for GPUs divides any job: tests of the division) */
 	const int fine = rk_tune.standin_gpus > 0 || job->kind == RMPI_W_RKT || job->kind == RMPI_W_HAM;
 	const int long_enough = rk_tune.standin_gpus > 0 || t_gpus >= SHARE_MIN_S;
