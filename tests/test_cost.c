@@ -245,6 +245,45 @@ static void check_divergence(void)
  * in the format, the choice following the given rates (a GPU 1000x slower than the table's
  * loses a job the table gives it), and files of another machine or version, or broken, refused */
 static void check_band_rate(const rmpi_rates_t *ref);
+/* cpu_path, gpu_path: optional (1 without them), > 0, and weigh only a job with paths: a
+ * machine whose GPU traces paths at 3x the table's cost estimates a --path batch longer there,
+ * and its values as before */
+static void check_path_rate(const char *file, int len, const rmpi_machine_t *m)
+{
+	rmpi_rates_t got[RMPI_W_KINDS];
+	double start, tg, tc, tg1, tc1;
+	CHECK(rmpi_rates_parse(file, (size_t)len, m, got, &start) == RK_OK && got[RMPI_W_DP_PAIRS].cpu_path == 1 && got[RMPI_W_DP_PAIRS].gpu_path == 1,
+	      "no path keys: 1 and 1 (%g, %g)", got[RMPI_W_DP_PAIRS].cpu_path, got[RMPI_W_DP_PAIRS].gpu_path);
+	char *t = malloc((size_t)len + 64);
+	const char *at = strstr(file, "\"pairs\": {");
+	CHECK(t && at, "a pairs entry");
+	if (!t || !at) { free(t); return; }
+	const int pre = (int)(at - file) + 10;
+	for (int bad = 0; bad < 2; bad++) {
+		const int n = snprintf(t, (size_t)len + 64, "%.*s\"cpu_path\": %s, \"gpu_path\": 3, %s", pre, file, bad ? "-1" : "0.5", file + pre);
+		const rk_status_t st = rmpi_rates_parse(t, (size_t)n, m, got, &start);
+		if (bad) CHECK(st == RK_EINPUT && strstr(rk_error(), "cpu_path"), "a negative cpu_path refused: %s", rk_error());
+		else CHECK(st == RK_OK && got[RMPI_W_DP_PAIRS].cpu_path == 0.5 && got[RMPI_W_DP_PAIRS].gpu_path == 3, "paths read back: %s", rk_error());
+	}
+	free(t);
+	rmpi_rates_t ref, slow;
+	rmpi_rates_ref(RMPI_W_DP_PAIRS, &ref);
+	slow = ref;
+	slow.gpu_path = 3;
+	/* 1M pairs of 150 bp with paths on 16 threads, the GPU's start 0.1 s away */
+	rmpi_cost_t pj = { RMPI_W_DP_PAIRS, 2.25e10, 1e6, 3e8, 300, 16 }, vj;
+	rmpi_cost_weights(&pj, 0, 1);
+	vj = pj;
+	vj.path = 0;
+	rmpi_cost_pick(&pj, &ref, 0, &tg1, &tc1);
+	rmpi_cost_pick(&pj, &slow, 0, &tg, &tc);
+	CHECK(pj.path && tc == tc1 && tg > tg1, "paths 3x on the GPU: its estimate %g s against %g s, the CPU's unchanged", tg, tg1);
+	rmpi_cost_pick(&vj, &slow, 0, &tg, &tc);
+	rmpi_cost_pick(&vj, &ref, 0, &tg1, &tc1);
+	CHECK(tg == tg1 && tc == tc1, "no paths: gpu_path weighs nothing (%g against %g s)", tg, tg1);
+	rk_clear_error();
+}
+
 static void check_rates_file(void)
 {
 	rmpi_machine_t m;
@@ -273,6 +312,7 @@ static void check_rates_file(void)
 	CHECK(rmpi_cost_pick(&mb, &ref, 0.3, &tg, &tc), "table: 1 Mb pair to the GPU (gpu %g cpu %g)", tg, tc);
 	CHECK(!rmpi_cost_pick(&mb, &got[RMPI_W_DP_LONG], 0.3, &tg, &tc), "a GPU 1000x slower: the CPU (gpu %g cpu %g)", tg, tc);
 	check_band_rate(&ref);
+	check_path_rate(text, l, &m);
 	/* refused: another machine, another version, a cut file, a negative rate, not ours */
 	rmpi_machine_t other = m;
 	other.cpus = m.cpus + 1;

@@ -29,23 +29,28 @@ typedef struct {
 	int64_t n0[2];           /* first size on the CPU, on the GPU */
 	int grow;
 	int band;                /* long: a pair 1% apart (the CPU's band), else unrelated (every cell) */
+	int path;                /* pairs with --path: the paths' cost over the table's weight of them */
 } cal_probe_t;
 
 /* sizes: reads (rkt, --all), sequences (hamming), pairs (pairs), bases (long) */
 static const cal_probe_t cal_probes[RMPI_W_KINDS] = {
-	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2, 0 },
-	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2, 0 },
-	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 500000 }, 2, 0 },
+	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2, 0, 0 },
+	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2, 0, 0 },
+	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 500000 }, 2, 0, 0 },
 	/* the CPU's first size fills 16 threads' wavefront, as the table's 1 Mb pairs did: a smaller
 	 * pair leaves threads idle and reads as a slower machine */
-	{ RMPI_W_DP_LONG, "lev", "", { 250000, 1000000 }, 2, 0 },
-	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2, 0 },
+	{ RMPI_W_DP_LONG, "lev", "", { 250000, 1000000 }, 2, 0, 0 },
+	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2, 0, 0 },
 };
 /* the CPU's band (cpu_band): a pair 1% apart, as users' long pairs are; its threads and its
  * bound scale apart from the dense wavefront's */
-static const cal_probe_t cal_band = { RMPI_W_DP_LONG, "lev", "", { 1000000, 0 }, 2, 1 };
+static const cal_probe_t cal_band = { RMPI_W_DP_LONG, "lev", "", { 1000000, 0 }, 2, 1, 0 };
+/* short pairs' paths on each backend (cpu_path, gpu_path): the table weighs a path at one
+ * figure per backend, and a machine's device traces back at its own speed (the emulated
+ * quarter of an H200's SMs took lcs --seq --path on 1 kb pairs 1.6x its estimate) */
+static const cal_probe_t cal_path = { RMPI_W_DP_PAIRS, "lev", "--path", { 20000, 250000 }, 2, 0, 1 };
 
-static const char *cal_name(const cal_probe_t *p) { return p->band ? "band" : rmpi_rates_kind_key(p->kind); }
+static const char *cal_name(const cal_probe_t *p) { return p->band ? "band" : p->path ? "path" : rmpi_rates_kind_key(p->kind); }
 
 static uint64_t cal_rng = 0x9e3779b97f4a7c15ull;
 static uint64_t cal_next(void)
@@ -220,6 +225,8 @@ typedef struct {
 	double scale;            /* the built-in rates' speed times this is the measured one */
 	int64_t n;               /* the last size */
 	double compute, model;   /* its compute stage, and the built-in table's estimate of it */
+	int fixed_done;          /* the GPU's fixed cost measured (two sizes timed) */
+	double fixed;            /* ... in s: what the sizes' line leaves at size 0, less the start */
 } cal_fit_t;
 
 /* the scale that makes the estimate of job j (rates r) the measured compute: every term of a
@@ -282,8 +289,14 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		const double var = compute - fixed, vmodel = model - fixed;
 		/* two sizes: the difference of their times cancels what is fixed (a GPU child's start,
 		 * reading); one size: where its variable part is most of its time */
-		if (step && compute - prev_t > 0.02 && vmodel > prev_v) f->scale = (vmodel - prev_v) / (compute - prev_t), f->done = 1;
-		else if (var > 0.02 && var > 0.3 * compute) f->scale = one, f->done = 1;
+		if (step && compute - prev_t > 0.02 && vmodel > prev_v) {
+			f->scale = (vmodel - prev_v) / (compute - prev_t), f->done = 1;
+			/* the line through both sizes at size 0, less the context's start: the GPU's fixed
+			 * cost on this machine (the table's 0.03 s made a job of 0.085 s look like 0.115 s) */
+			const double fx = compute - vmodel / f->scale - left;
+			f->fixed = fx < 0 ? 0 : fx > 4 * r.gpu_fixed ? 4 * r.gpu_fixed : fx;
+			f->fixed_done = gpu;
+		} else if (var > 0.02 && var > 0.3 * compute) f->scale = one, f->done = 1;
 		f->n = n;
 		f->compute = compute;
 		f->model = model;
@@ -306,8 +319,27 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 }
 
 /* the file: this machine, the scaled rates of every kind, the probes behind them */
+/* a backend's path factor: the pairs' speed over the path probe's, both against the table
+ * (1 where either was not timed), within what a path can cost */
+static double cal_path_x(const cal_fit_t *pairs, const cal_fit_t *path)
+{
+	if (!path->done || !(path->scale > 0)) return 1;
+	const double x = (pairs->done ? pairs->scale : 1) / path->scale;
+	return x < 0.25 ? 0.25 : x > 8 ? 8 : x;
+}
+
+static void cal_write_probe(rio_buf_t *b, const char *name, const cal_fit_t *f, int *first)
+{
+	if (!f->done) return;
+	rio_buf_printf(b, "%s\"%s\": {\"size\": %lld, \"compute_s\": %.4g, \"table_s\": %.4g, \"speed\": %.4g", *first ? "" : ", ", name,
+	               (long long)f->n, f->compute, f->model, f->scale);
+	if (f->fixed_done) rio_buf_printf(b, ", \"fixed_s\": %.4g", f->fixed);
+	rio_buf_chr(b, '}');
+	*first = 0;
+}
+
 static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, const rmpi_machine_t *m, const cal_fit_t fit[][2],
-                                  const cal_fit_t *band, double start, int simd, double secs)
+                                  const cal_fit_t *band, const cal_fit_t pfit[2], double start, int simd, double secs)
 {
 	rio_buf_t b = { 0 };
 	char when[64];
@@ -330,19 +362,17 @@ static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, c
 		r.gpu_rate *= sg; r.gpu_bw *= sg; r.gpu_item /= sg; r.gpu_step /= sg;
 		/* the band's speed was measured against the table's cpu_rate, now scaled by sc */
 		if (k == RMPI_W_DP_LONG && band->done) r.cpu_band *= band->scale / sc;
+		if (fit[k][1].fixed_done) r.gpu_fixed = fit[k][1].fixed;
+		if (k == RMPI_W_DP_PAIRS) r.cpu_path = cal_path_x(&fit[k][0], &pfit[0]), r.gpu_path = cal_path_x(&fit[k][1], &pfit[1]);
 		rio_buf_printf(&b, "%s\n    \"%s\": {\"gpu_fixed\": %.4g, \"gpu_rate\": %.4g, \"gpu_item\": %.4g, \"gpu_bw\": %.4g, \"gpu_step\": %.4g, "
-		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g, \"cpu_band\": %.4g,\n      \"probes\": {",
+		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g, \"cpu_band\": %.4g, \"cpu_path\": %.4g, \"gpu_path\": %.4g,\n      \"probes\": {",
 		               k ? "," : "", rmpi_rates_kind_key((rmpi_work_t)k), r.gpu_fixed, r.gpu_rate, r.gpu_item, r.gpu_bw, r.gpu_step, r.cpu_rate,
-		               r.cpu_item, r.cpu_par, r.cpu_band);
-		for (int g = 0, first = 1; g < 2; g++) {
-			if (!fit[k][g].done) continue;
-			rio_buf_printf(&b, "%s\"%s\": {\"size\": %lld, \"compute_s\": %.4g, \"table_s\": %.4g, \"speed\": %.4g}", first ? "" : ", ",
-			               g ? "gpu" : "cpu", (long long)fit[k][g].n, fit[k][g].compute, fit[k][g].model, fit[k][g].scale);
-			first = 0;
-		}
-		if (k == RMPI_W_DP_LONG && band->done)
-			rio_buf_printf(&b, "%s\"cpu_band\": {\"size\": %lld, \"compute_s\": %.4g, \"table_s\": %.4g, \"speed\": %.4g}",
-			               fit[k][0].done || fit[k][1].done ? ", " : "", (long long)band->n, band->compute, band->model, band->scale);
+		               r.cpu_item, r.cpu_par, r.cpu_band, r.cpu_path, r.gpu_path);
+		int first = 1;
+		cal_write_probe(&b, "cpu", &fit[k][0], &first);
+		cal_write_probe(&b, "gpu", &fit[k][1], &first);
+		if (k == RMPI_W_DP_LONG) cal_write_probe(&b, "cpu_band", band, &first);
+		if (k == RMPI_W_DP_PAIRS) cal_write_probe(&b, "cpu_path", &pfit[0], &first), cal_write_probe(&b, "gpu_path", &pfit[1], &first);
 		rio_buf_str(&b, "}}");
 	}
 	rio_buf_str(&b, "\n  }\n}\n");
@@ -386,31 +416,35 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	if (!mkdtemp(dir)) { rk_set_error("calibrate: a folder in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno)); return RK_ERES; }
 	rmpi_machine_t m;
 	rmpi_machine_get(&m);
-	const int simd = rmpi_simd_bits(), gpu = o->gpu && (o->start > 0 ? rgpu_device_count() : cal_gpus(o->self)) > 0, cpu = o->cpu, n = RMPI_W_KINDS * (cpu + gpu) + cpu;
-	cal_fit_t fit[RMPI_W_KINDS][2], band;
+	const int simd = rmpi_simd_bits(), gpu = o->gpu && (o->start > 0 ? rgpu_device_count() : cal_gpus(o->self)) > 0, cpu = o->cpu;
+	const int n = (RMPI_W_KINDS + 1) * (cpu + gpu) + cpu;   /* every kind and the paths on each backend, the band */
+	cal_fit_t fit[RMPI_W_KINDS][2], band, pfit[2];
 	cal_start_t start = { o->start > 0 ? o->start : 0, o->start > 0 ? CAL_COLD : 0 };
 	double left = o->budget > 2 * CAL_RESERVE ? o->budget - CAL_RESERVE : o->budget;
 	memset(fit, 0, sizeof fit);
 	memset(&band, 0, sizeof band);
+	memset(pfit, 0, sizeof pfit);
 	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
 	        gpu ? m.gpu : "", gpu ? "" : "; no GPU probed", n, n ? o->budget / n : 0);
-	for (int k = 0, done = 0; k < RMPI_W_KINDS && !st; k++)
+	for (int k = 0, done = 0; k <= RMPI_W_KINDS && !st; k++)   /* k == RMPI_W_KINDS: the paths */
 		for (int g = 0; g < 2 && !st; g++) {
 			if ((g && !gpu) || (!g && !cpu)) continue;
 			const double t = rk_realtime();
-			st = cal_probe(o, dir, &cal_probes[k], g, left / (n - done), simd, &fit[k][g], &start);
+			st = cal_probe(o, dir, k < RMPI_W_KINDS ? &cal_probes[k] : &cal_path, g, left / (n - done), simd, k < RMPI_W_KINDS ? &fit[k][g] : &pfit[g], &start);
 			left -= rk_realtime() - t;
 			done++;
 		}
 	if (!st && cpu) st = cal_probe(o, dir, &cal_band, 0, left, simd, &band, &start);
 	if (!start.cold) start.s = rmpi_rates_start(RMPI_START_NOMINAL);
-	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, start.s, simd, rk_realtime() - t0);
+	if (!st) st = cal_write_file(o, path, &m, (const cal_fit_t(*)[2])fit, &band, pfit, start.s, simd, rk_realtime() - t0);
 	if (!st) {
 		for (int k = 0; k < RMPI_W_KINDS; k++)
 			rk_info("calibrate: %-8s cpu %s%.3gx, gpu %s%.3gx the built-in table's speed", rmpi_rates_kind_key((rmpi_work_t)k),
 			        fit[k][0].done ? "" : "(not probed) ", fit[k][0].done ? fit[k][0].scale : 1, fit[k][1].done ? "" : "(not probed) ",
 			        fit[k][1].done ? fit[k][1].scale : 1);
 		rk_info("calibrate: band     cpu %s%.3gx the built-in table's speed", band.done ? "" : "(not probed) ", band.done ? band.scale : 1);
+		rk_info("calibrate: paths    cpu %.3gx, gpu %.3gx the built-in table's cost of a short pair's path", cal_path_x(&fit[RMPI_W_DP_PAIRS][0], &pfit[0]),
+		        cal_path_x(&fit[RMPI_W_DP_PAIRS][1], &pfit[1]));
 		if (gpu) rk_info("calibrate: a GPU context's start %.3g s (%s)", start.s, o->start > 0 ? "this job's own" : start.cold ? "the least of the cold children's" : "none seen: the table's");
 		rk_info("calibrate: wrote %s in %.1f s", path, rk_realtime() - t0);
 		char cmd[700];

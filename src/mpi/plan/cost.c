@@ -17,6 +17,7 @@ void rmpi_cost_weights(rmpi_cost_t *j, int lcs, int path)
 	const int lng = j->kind == RMPI_W_DP_LONG;
 	j->cpu_x = (lcs ? 0.72 : 1) * (path ? (lcs ? (lng ? 9 : 1.9) : 1.5) : 1);
 	j->gpu_x = path ? 2 : 1;
+	j->path = path;
 }
 
 void rmpi_rates_for(rmpi_work_t kind, const char *gpu_name, int simd_bits, rmpi_rates_t *r)
@@ -115,7 +116,8 @@ double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
 
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu)
 {
-	const double th = rmpi_cost_threads(r, j->threads), cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
+	const double px = j->path && r->cpu_path > 0 ? r->cpu_path : 1, pg = j->path && r->gpu_path > 0 ? r->gpu_path : 1;
+	const double th = rmpi_cost_threads(r, j->threads), cx = (j->cpu_x > 0 ? j->cpu_x : 1) * px, gx = (j->gpu_x > 0 ? j->gpu_x : 1) * pg;
 	const double cells = gx * j->work / r->gpu_rate, chain = j->span * r->gpu_step;
 	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + j->items * r->gpu_item +
 	         (j->chain_bound ? (cells > chain ? cells : chain) : cells + chain);

@@ -24,6 +24,7 @@ typedef struct {
 	int chain_bound;  /* a banded pass (rmpi_cost_band): the GPU's time is the larger of the cells' and
 	                   * the chain's, not their sum */
 	double cpu_beside;  /* s the CPU's run loses beside a GPU context still starting (RMPI_CPU_BESIDE) */
+	int path;           /* paths wanted (rmpi_cost_weights): a calibrated machine's cpu_path, gpu_path apply */
 } rmpi_cost_t;
 
 /* What a long pair's run on the CPU loses while the GPU's context starts beside it (driver and
@@ -44,6 +45,9 @@ typedef struct {
 	double cpu_par;     /* threads one job of the kind keeps busy at most (0: all it is given) */
 	double cpu_band;    /* a long pair's band on the CPU: its speed over cpu_rate's (1 in the table;
 	                     * a calibrated machine's own, since its band and dense wavefront scale apart) */
+	double cpu_path, gpu_path;  /* short pairs with paths: what they cost over the table's weight of a
+	                     * path (rmpi_cost_weights), on each backend; 1 in the table, a calibrated
+	                     * machine's own from its --path probes (optional in a file: 1) */
 } rmpi_rates_t;
 
 /* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU

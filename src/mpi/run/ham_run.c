@@ -139,7 +139,7 @@ rk_status_t rmpi_ham_run(const rmpi_t *w, const ham_run_opt_t *o)
 	/* (a job too small for a context on every rank of the node, rmpi_guess_ham_ranks: all of it) */
 	const int shares = o->c.gpu_ranks == 1 ? 1 : w->size;
 	const double npairs = (double)hs.n * (double)(hs.n - 1) / 2 / shares;
-	rmpi_cost_t cj = { RMPI_W_HAM, npairs * (double)hs.stride, npairs, 8.0 * (double)hs.n * (double)hs.stride, 0, ho.n_threads, 0, 0, 0, 0 };
+	rmpi_cost_t cj = { RMPI_W_HAM, npairs * (double)hs.stride, npairs, 8.0 * (double)hs.n * (double)hs.stride, 0, ho.n_threads, 0, 0, 0, 0, 0 };
 	rmpi_backend_cost(w, &o->c, &cj, &be);
 	const int solo = rmpi_backend_solo(w, &o->c, &be);
 	if (solo && w->rank == 0) rk_debug("hamming: %.3g pairs, too few to pay for a GPU context on each of the node's ranks: rank 0's GPU takes them all", npairs);

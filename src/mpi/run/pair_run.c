@@ -189,7 +189,7 @@ static rk_status_t pair_backend_cost(pair_job_t *j)
 		rk_debug("auto: the longest pair (%lld) looks %.1f%% divergent", (long long)big + 1, 100 * p);
 	}
 	const int R_ = j->w->size;
-	rmpi_cost_t cj = { kind, tot / R_, items / R_, bytes, 2 * span, rmpi_threads(j->w, s->c), 0, 0, 0, 0 };
+	rmpi_cost_t cj = { kind, tot / R_, items / R_, bytes, 2 * span, rmpi_threads(j->w, s->c), 0, 0, 0, 0, 0 };
 	rmpi_cost_weights(&cj, s->meta.mode == RIO_LCS, s->mode.want_path);
 	if (p >= 0) rmpi_cost_band(&cj, p, s->meta.mode == RIO_LCS, s->mode.want_path);
 	/* lev --mode prefix|infix on the GPU: a launch a pair over every cell (rgpu_lev_mode_batch),

@@ -156,7 +156,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	 * rank 0's GPU takes every read, where the model gives rank 0 the GPU; the others wait */
 	const int solo = o->c.gpu_ranks == 1 && w->size > 1;
 	rmpi_cost_t cj = { RMPI_W_RKT, (double)set.n * (double)set.n / 2 * avg / (solo ? 1 : w->size), 0, (double)set.n_bases, 0,
-	                   rmpi_threads(w, &o->c), 0, 0, 0, 0 };
+	                   rmpi_threads(w, &o->c), 0, 0, 0, 0, 0 };
 	rmpi_backend_cost(w, &o->c, &cj, &be);
 	const int solo_gpu = rmpi_backend_solo(w, &o->c, &be);
 	if (solo_gpu && w->rank == 0)
