@@ -281,6 +281,15 @@ static void check_path_rate(const char *file, int len, const rmpi_machine_t *m)
 	rmpi_cost_pick(&vj, &slow, 0, &tg, &tc);
 	rmpi_cost_pick(&vj, &ref, 0, &tg1, &tc1);
 	CHECK(tg == tg1 && tc == tc1, "no paths: gpu_path weighs nothing (%g against %g s)", tg, tg1);
+	/* gpu_path_fixed: a path job's fixed cost where it exceeds gpu_fixed, nothing else's */
+	slow = ref;
+	slow.gpu_path_fixed = ref.gpu_fixed + 0.5;
+	rmpi_cost_pick(&pj, &ref, 0, &tg1, &tc1);
+	rmpi_cost_pick(&pj, &slow, 0, &tg, &tc);
+	CHECK(fabs(tg - tg1 - 0.5) < 1e-12 && tc == tc1, "gpu_path_fixed: +0.5 s on the GPU (%g against %g s)", tg, tg1);
+	rmpi_cost_pick(&vj, &slow, 0, &tg, &tc);
+	rmpi_cost_pick(&vj, &ref, 0, &tg1, &tc1);
+	CHECK(tg == tg1, "gpu_path_fixed: nothing without paths (%g against %g s)", tg, tg1);
 	rk_clear_error();
 }
 

@@ -21,6 +21,7 @@
 #define CAL_GPU_MIN_S 0.05   /* ... the GPU's beyond its start and fixed costs */
 #define CAL_STEPS 6          /* sizes a probe may try, each grow times the last */
 #define CAL_RESERVE 1.0      /* of --seconds, kept back: a probe's last size may overrun its share */
+#define CAL_PATH_FIXED_MAX 1.0  /* s: the most a GPU job's paths may add before its first pair */
 
 typedef struct {
 	rmpi_work_t kind;
@@ -147,7 +148,9 @@ static rk_status_t cal_inputs(const char *dir, const cal_probe_t *p, int64_t n, 
 	switch (p->kind) {
 	case RMPI_W_RKT: in[1][0] = 0; return cal_write(in[0], 0, n, 51, 3, 0);
 	case RMPI_W_HAM: in[1][0] = 0; return cal_write(in[0], 0, n, 3000, 1, 0);
-	case RMPI_W_DP_ALL: in[1][0] = 0; return cal_write(in[0], 0, n, 100, -1, 0);
+	/* 150 bp, as users' short reads: 100 bp reads ran 2.7x slower a cell on the H200 host's CPU
+	 * and took `lev --all` of 3,000 reads of 150 bp to the GPU at 1.6x the CPU's wall */
+	case RMPI_W_DP_ALL: in[1][0] = 0; return cal_write(in[0], 0, n, 150, -1, 0);
 	case RMPI_W_DP_LONG: return cal_write(in[0], in[1], 1, n, p->band ? 1 : -1, p->band);
 	default: return cal_write(in[0], in[1], n, 150, 5, 0);
 	}
@@ -293,8 +296,8 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 			f->scale = (vmodel - prev_v) / (compute - prev_t), f->done = 1;
 			/* the line through both sizes at size 0, less the context's start: the GPU's fixed
 			 * cost on this machine (the table's 0.03 s made a job of 0.085 s look like 0.115 s) */
-			const double fx = compute - vmodel / f->scale - left;
-			f->fixed = fx < 0 ? 0 : fx > 4 * r.gpu_fixed ? 4 * r.gpu_fixed : fx;
+			const double fx = compute - vmodel / f->scale - left, most = p->path ? CAL_PATH_FIXED_MAX : 4 * r.gpu_fixed;
+			f->fixed = fx < 0 ? 0 : fx > most ? most : fx;
 			f->fixed_done = gpu;
 		} else if (var > 0.02 && var > 0.3 * compute) f->scale = one, f->done = 1;
 		f->n = n;
@@ -363,11 +366,14 @@ static rk_status_t cal_write_file(const rmpi_calib_opt_t *o, const char *path, c
 		/* the band's speed was measured against the table's cpu_rate, now scaled by sc */
 		if (k == RMPI_W_DP_LONG && band->done) r.cpu_band *= band->scale / sc;
 		if (fit[k][1].fixed_done) r.gpu_fixed = fit[k][1].fixed;
-		if (k == RMPI_W_DP_PAIRS) r.cpu_path = cal_path_x(&fit[k][0], &pfit[0]), r.gpu_path = cal_path_x(&fit[k][1], &pfit[1]);
+		if (k == RMPI_W_DP_PAIRS) {
+			r.cpu_path = cal_path_x(&fit[k][0], &pfit[0]), r.gpu_path = cal_path_x(&fit[k][1], &pfit[1]);
+			r.gpu_path_fixed = pfit[1].fixed_done ? pfit[1].fixed : 0;
+		}
 		rio_buf_printf(&b, "%s\n    \"%s\": {\"gpu_fixed\": %.4g, \"gpu_rate\": %.4g, \"gpu_item\": %.4g, \"gpu_bw\": %.4g, \"gpu_step\": %.4g, "
-		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g, \"cpu_band\": %.4g, \"cpu_path\": %.4g, \"gpu_path\": %.4g,\n      \"probes\": {",
+		               "\"cpu_rate\": %.4g, \"cpu_item\": %.4g, \"cpu_par\": %.4g, \"cpu_band\": %.4g, \"cpu_path\": %.4g, \"gpu_path\": %.4g, \"gpu_path_fixed\": %.4g,\n      \"probes\": {",
 		               k ? "," : "", rmpi_rates_kind_key((rmpi_work_t)k), r.gpu_fixed, r.gpu_rate, r.gpu_item, r.gpu_bw, r.gpu_step, r.cpu_rate,
-		               r.cpu_item, r.cpu_par, r.cpu_band, r.cpu_path, r.gpu_path);
+		               r.cpu_item, r.cpu_par, r.cpu_band, r.cpu_path, r.gpu_path, r.gpu_path_fixed);
 		int first = 1;
 		cal_write_probe(&b, "cpu", &fit[k][0], &first);
 		cal_write_probe(&b, "gpu", &fit[k][1], &first);

@@ -119,7 +119,8 @@ int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_lef
 	const double px = j->path && r->cpu_path > 0 ? r->cpu_path : 1, pg = j->path && r->gpu_path > 0 ? r->gpu_path : 1;
 	const double th = rmpi_cost_threads(r, j->threads), cx = (j->cpu_x > 0 ? j->cpu_x : 1) * px, gx = (j->gpu_x > 0 ? j->gpu_x : 1) * pg;
 	const double cells = gx * j->work / r->gpu_rate, chain = j->span * r->gpu_step;
-	*t_gpu = start_left + r->gpu_fixed + j->bytes / r->gpu_bw + j->items * r->gpu_item +
+	const double fixed = j->path && r->gpu_path_fixed > r->gpu_fixed ? r->gpu_path_fixed : r->gpu_fixed;
+	*t_gpu = start_left + fixed + j->bytes / r->gpu_bw + j->items * r->gpu_item +
 	         (j->chain_bound ? (cells > chain ? cells : chain) : cells + chain);
 	const double rate = r->cpu_rate * (j->chain_bound && r->cpu_band > 0 ? r->cpu_band : 1);
 	*t_cpu = (cx * j->work / rate + j->items * r->cpu_item) / th + j->cpu_beside;

@@ -48,6 +48,8 @@ typedef struct {
 	double cpu_path, gpu_path;  /* short pairs with paths: what they cost over the table's weight of a
 	                     * path (rmpi_cost_weights), on each backend; 1 in the table, a calibrated
 	                     * machine's own from its --path probes (optional in a file: 1) */
+	double gpu_path_fixed;  /* s: a GPU job with paths' fixed cost where it exceeds gpu_fixed (its
+	                     * buffers for the paths; 0: gpu_fixed's, as in the table) */
 } rmpi_rates_t;
 
 /* The rates of a kind for a device named gpu_name (0: the reference, an H100) and the CPU

@@ -110,12 +110,15 @@ static rk_status_t rates_from(const rio_json_t *root, rmpi_rates_t r[RMPI_W_KIND
 		}
 		if (!(r[k].cpu_rate > 0) || !(r[k].gpu_rate > 0) || !(r[k].cpu_band > 0)) { rk_set_error("\"%s\": a rate of 0", kind_key[k]); return RK_EINPUT; }
 		/* optional (files before them, and the table, have none): 1 */
-		const char *const pk[2] = { "cpu_path", "gpu_path" };
-		double *pv[2] = { &r[k].cpu_path, &r[k].gpu_path };
-		for (int f = 0; f < 2; f++) {
+		const char *const pk[3] = { "cpu_path", "gpu_path", "gpu_path_fixed" };
+		double *pv[3] = { &r[k].cpu_path, &r[k].gpu_path, &r[k].gpu_path_fixed };
+		for (int f = 0; f < 3; f++) {
 			const rio_json_t *x = rio_json_get(o, pk[f]);
-			*pv[f] = x ? rio_json_num(x, -1) : 1;
-			if (!(*pv[f] > 0) || !isfinite(*pv[f])) { rk_set_error("\"%s\".\"%s\" not a number > 0", kind_key[k], pk[f]); return RK_EINPUT; }
+			*pv[f] = x ? rio_json_num(x, -1) : f < 2;
+			if (!(f < 2 ? *pv[f] > 0 : *pv[f] >= 0) || !isfinite(*pv[f])) {
+				rk_set_error("\"%s\".\"%s\" not a number %s", kind_key[k], pk[f], f < 2 ? "> 0" : ">= 0");
+				return RK_EINPUT;
+			}
 		}
 	}
 	*start_s = rio_json_num(rio_json_get(root, "start_s"), -1);
