@@ -35,9 +35,12 @@ typedef struct {
 
 /* sizes: reads (rkt, --all), sequences (hamming), pairs (pairs), bases (long) */
 static const cal_probe_t cal_probes[RMPI_W_KINDS] = {
-	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 8000 }, 2, 0, 0 },
+	/* the GPU's first sizes time a second one within the probe's share (its line then gives
+	 * gpu_fixed): from 8,000 reads the next took 1 s, and from 500k pairs the next did not fit */
+	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 4000 }, 2, 0, 0 },
 	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2, 0, 0 },
-	{ RMPI_W_DP_PAIRS, "lev", "", { 20000, 500000 }, 2, 0, 0 },
+	/* the CPU's from 80k pairs: 20k computed in 7 ms on 4 cores, too short to time */
+	{ RMPI_W_DP_PAIRS, "lev", "", { 80000, 250000 }, 2, 0, 0 },
 	/* the CPU's first size fills 16 threads' wavefront, as the table's 1 Mb pairs did: a smaller
 	 * pair leaves threads idle and reads as a slower machine */
 	{ RMPI_W_DP_LONG, "lev", "", { 250000, 1000000 }, 2, 0, 0 },
