@@ -18,6 +18,9 @@ assert r['machine']['cpus'] == os.cpu_count(), r['machine']
 for k in ('rkt', 'hamming', 'pairs', 'long', 'all'):
     x = r['rates'][k]
     assert x['cpu_rate'] > 0 and x['gpu_rate'] > 0 and 'cpu' in x['probes'], (k, x)
+    assert x['cpu_path'] > 0 and x['gpu_path'] == 1 and x['gpu_path_fixed'] == 0, (k, x)
+p = r['rates']['pairs']
+assert 'cpu_path' in p['probes'] and 0.25 <= p['cpu_path'] <= 8, p
 " 2> py.err; then ok "calibrate --backend cpu: r.json ($(grep -o 'wrote .*' cal.err))"
 else bad "calibrate: exit $rc, $(tail -3 cal.err) $(tail -2 py.err)"; fi
 "$gen" 200 150 5 1 a.fa b.fa > /dev/null
@@ -49,8 +52,9 @@ head -c 300 r.json > trunc.json
 sed 's/"cpus": [0-9]*/"cpus": 9999/' r.json > foreign.json
 sed 's/"version": "[^"]*"/"version": "0.0.1"/' r.json > oldver.json
 sed 's/"cpu_rate": [0-9.e+-]*/"cpu_rate": -1/' r.json > negative.json
+sed 's/"cpu_path": [0-9.e+-]*/"cpu_path": 0/' r.json > nopath.json
 head -c 2000 /dev/urandom > noise.json
-for b in trunc empty foreign oldver negative noise missing; do
+for b in trunc empty foreign oldver negative nopath noise missing; do
 	"$cli" lev a.fa b.fa --rates $b.json -o o.tsv 2> err; rc=$?
 	n=$(grep -c "the rates in $b.json are not used" err)
 	[ $rc -eq 0 ] && [ "$n" = 1 ] && cmp -s ref.tsv o.tsv && ok "$b file: $(grep -o 'not used.*' err | cut -c 1-120)" \
