@@ -52,7 +52,7 @@ head -c 300 r.json > trunc.json
 sed 's/"cpus": [0-9]*/"cpus": 9999/' r.json > foreign.json
 sed 's/"version": "[^"]*"/"version": "0.0.1"/' r.json > oldver.json
 sed 's/"cpu_rate": [0-9.e+-]*/"cpu_rate": -1/' r.json > negative.json
-sed 's/"cpu_path": [0-9.e+-]*/"cpu_path": 0/' r.json > nopath.json
+sed 's/"cpu_path": [0-9][0-9.e+-]*/"cpu_path": 0/' r.json > nopath.json
 head -c 2000 /dev/urandom > noise.json
 for b in trunc empty foreign oldver negative nopath noise missing; do
 	"$cli" lev a.fa b.fa --rates $b.json -o o.tsv 2> err; rc=$?
