@@ -426,29 +426,31 @@ rk_status_t rmpi_calibrate(const rmpi_calib_opt_t *o)
 	rmpi_machine_t m;
 	rmpi_machine_get(&m);
 	const int simd = rmpi_simd_bits(), gpu = o->gpu && (o->start > 0 ? rgpu_device_count() : cal_gpus(o->self)) > 0, cpu = o->cpu;
-	const int n = (RMPI_W_KINDS + 1) * (cpu + gpu) + cpu;   /* every kind and the paths on each backend, the band */
 	cal_fit_t fit[RMPI_W_KINDS][2], band, pfit[2];
 	cal_start_t start = { o->start > 0 ? o->start : 0, o->start > 0 ? CAL_COLD : 0 };
 	double left = o->budget > 2 * CAL_RESERVE ? o->budget - CAL_RESERVE : o->budget;
 	memset(fit, 0, sizeof fit);
 	memset(&band, 0, sizeof band);
 	memset(pfit, 0, sizeof pfit);
-	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
-	        gpu ? m.gpu : "", gpu ? "" : "; no GPU probed", n, n ? o->budget / n : 0);
 	/* the probes in order, each with its share of what is left: the band beside its kind (run
 	 * last, it got what the others left: 0.6 s on the H200 host, one size, and a fit of 0.45x
 	 * that sent a 3 Mb pair 1% apart to the GPU at 3x the CPU's wall) */
-	const cal_probe_t *pr[2 * RMPI_W_KINDS + 3];
-	cal_fit_t *pf[2 * RMPI_W_KINDS + 3];
-	int pg[2 * RMPI_W_KINDS + 3], np = 0;
+	struct { const cal_probe_t *p; cal_fit_t *f; int gpu; } run[2 * RMPI_W_KINDS + 3];
+	int np = 0;
 	for (int k = 0; k <= RMPI_W_KINDS; k++) {   /* k == RMPI_W_KINDS: the paths */
 		for (int g = 0; g < 2; g++)
-			if (g ? gpu : cpu) pr[np] = k < RMPI_W_KINDS ? &cal_probes[k] : &cal_path, pf[np] = k < RMPI_W_KINDS ? &fit[k][g] : &pfit[g], pg[np++] = g;
-		if (k == RMPI_W_DP_LONG && cpu) pr[np] = &cal_band, pf[np] = &band, pg[np++] = 0;
+			if (g ? gpu : cpu) {
+				run[np].p = k < RMPI_W_KINDS ? &cal_probes[k] : &cal_path;
+				run[np].f = k < RMPI_W_KINDS ? &fit[k][g] : &pfit[g];
+				run[np++].gpu = g;
+			}
+		if (k == RMPI_W_DP_LONG && cpu) run[np].p = &cal_band, run[np].f = &band, run[np++].gpu = 0;
 	}
+	rk_info("calibrate: %s (%d CPUs, SIMD %d bits)%s%s%s, %d probes of about %.1f s", m.cpu, m.cpus, m.simd, gpu ? "; " : "",
+	        gpu ? m.gpu : "", gpu ? "" : "; no GPU probed", np, np ? o->budget / np : 0);
 	for (int i = 0; i < np && !st; i++) {
 		const double t = rk_realtime();
-		st = cal_probe(o, dir, pr[i], pg[i], left / (np - i), simd, pf[i], &start);
+		st = cal_probe(o, dir, run[i].p, run[i].gpu, left / (np - i), simd, run[i].f, &start);
 		left -= rk_realtime() - t;
 	}
 	if (!start.cold) start.s = rmpi_rates_start(RMPI_START_NOMINAL);

@@ -109,7 +109,7 @@ static rk_status_t rates_from(const rio_json_t *root, rmpi_rates_t r[RMPI_W_KIND
 			*field_at(&r[k], f) = x;
 		}
 		if (!(r[k].cpu_rate > 0) || !(r[k].gpu_rate > 0) || !(r[k].cpu_band > 0)) { rk_set_error("\"%s\": a rate of 0", kind_key[k]); return RK_EINPUT; }
-		/* optional (files before them, and the table, have none): 1 */
+		/* optional (files before them, and the table, have none): the path factors 1, their fixed cost 0 */
 		const char *const pk[3] = { "cpu_path", "gpu_path", "gpu_path_fixed" };
 		double *pv[3] = { &r[k].cpu_path, &r[k].gpu_path, &r[k].gpu_path_fixed };
 		for (int f = 0; f < 3; f++) {
