@@ -1029,6 +1029,7 @@ static void all_set(char **seq, int64_t *len, int64_t n, const char *what)
 	static const int64_t tiles[] = { 0, 97, 1000 };
 	for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
 		rgpu_dp_tune.all_tile = tiles[t];
+		rgpu_dp_tune.reads_stage = t == 1 ? 1 : 0;   /* the reads up a read a stage (dpg_reads.cu) */
 		for (int lcs = 0; lcs < 2; lcs++) {
 			rgpu_dp_all_t *h = 0;
 			rgpu_stats_t st;
@@ -1157,6 +1158,12 @@ static void sec_two(int64_t n)
 		two_check(sa, la, n, 0, 0, 0, caps[c], "A against A");
 	}
 	two_check(sa, la, 1, sb, lb, nb, 64, "one read against many");
+	/* the reads up through stages of one or two reads each (dpg_reads.cu): the same values */
+	rgpu_dp_tune.reads_stage = 400;
+	two_check(sa, la, n, sb, lb, nb, 64, "A against B, a stage a read or two");
+	rgpu_dp_tune.reads_stage = 1;   /* at least the longest read: one read a stage */
+	two_check(sa, la, n, 0, 0, 0, 64, "A against A, a stage a read");
+	rgpu_dp_tune.reads_stage = 0;
 	/* a read of 320 bases (the longest taken) and one of 255 bytes (every byte but 0) */
 	free(sa[3]); sa[3] = malloc(321); dt_random(sa[3], 320, 4, 5); la[3] = 320;
 	free(sb[1]); sb[1] = malloc(256); for (int c = 1; c < 256; c++) sb[1][c - 1] = (char)c; sb[1][255] = 0; lb[1] = 255;

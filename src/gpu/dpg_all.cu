@@ -88,31 +88,31 @@ static cudaError_t all_fn(const void *x, cudaStream_t st)
 	return DPG_LAUNCH(dpg_all_keep_kernel, (unsigned)blocks, 256, 0, st, arg);
 }
 
-/* the reads' codes under one map, their offsets and lengths, on the device */
-static rk_status_t all_upload(rgpu_dp_all_t *h, const char *const *seqs, const int64_t *lens, int64_t n, const uint8_t map[256])
+/* the reads' codes under one map (h->nc: its codes), their offsets and lengths, on the device */
+static rk_status_t all_upload(rgpu_dp_all_t *h, const char *const *seqs, const int64_t *lens, int64_t n, int64_t maxl)
 {
 	dctx_t *X = &h->X;
 	int64_t tot = 0;
 	rk_status_t st = RK_OK;
 	int64_t *hoff = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));
 	int32_t *hlen = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n + 1));
-	for (int64_t i = 0; hoff && hlen && i < n; i++) {
+	if (!hoff || !hlen) { free(hoff); free(hlen); rk_set_error("out of memory for the codes of %lld reads", (long long)n); return RK_ERES; }
+	for (int64_t i = 0; i < n; i++) {
 		hoff[i] = tot;
 		hlen[i] = (int32_t)lens[i];
 		tot += lens[i];
 	}
-	uint8_t *hc = hoff && hlen ? (uint8_t *)malloc((size_t)(tot ? tot : 1)) : 0;
-	if (!hc) { free(hoff); free(hlen); rk_set_error("out of memory for the codes of %lld reads", (long long)n); return RK_ERES; }
-	dpg_encode_many(map, seqs, lens, n, hoff, hc, X->threads);
-	if (!(st = dalloc(X, &h->codes, (uint64_t)tot, "the reads' codes")) && !(st = dalloc(X, &h->off, 8 * (uint64_t)n, "the reads' codes")) &&
-	    !(st = dalloc(X, &h->len, 4 * (uint64_t)n, "the reads' codes"))) {
-		CUDA_CHECK_GOTO(cudaMemcpyAsync(h->codes.p, hc, (size_t)tot, cudaMemcpyHostToDevice, X->rt.st), done);
+	const char *const *const sq[1] = { seqs };
+	const int64_t *const ln[1] = { lens };
+	if (!(st = dalloc(X, &h->codes, (uint64_t)(tot ? tot : 1), "the reads' codes")) && !(st = dalloc(X, &h->off, 8 * (uint64_t)n, "the reads' codes")) &&
+	    !(st = dalloc(X, &h->len, 4 * (uint64_t)n, "the reads' codes")) &&
+	    !(st = reads_up(X, 1, sq, ln, &n, hoff, tot, maxl, (uint8_t *)h->codes.p, &h->nc))) {
 		CUDA_CHECK_GOTO(cudaMemcpyAsync(h->off.p, hoff, 8 * (size_t)n, cudaMemcpyHostToDevice, X->rt.st), done);
 		CUDA_CHECK_GOTO(cudaMemcpyAsync(h->len.p, hlen, 4 * (size_t)n, cudaMemcpyHostToDevice, X->rt.st), done);
 		CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), done);   /* before the host copies go */
 	}
 done:
-	free(hc); free(hoff); free(hlen);
+	free(hoff); free(hlen);
 	return st;
 }
 
@@ -129,13 +129,7 @@ extern "C" rk_status_t rgpu_dp_all_open(int mode, const rgpu_opt_t *g, const cha
 	h->n = n;
 	h->cls = dpg_class_of(maxl > 0 ? maxl : 1);
 	rk_status_t st = ctx_init(&h->X, mode, g, sp);
-	uint8_t map[256];
-	if (!st) {
-		uint64_t seen[4] = { 0, 0, 0, 0 };
-		dpg_seen_many(seqs, lens, n, h->X.threads, seen);   /* on the rank's threads: every byte of every read */
-		h->nc = dpg_map_seen(seen, map);
-		st = all_upload(h, seqs, lens, n, map);
-	}
+	if (!st) st = all_upload(h, seqs, lens, n, maxl);
 	if (!st) {
 		/* a tile of what is left of the budget, halved for the runtime's own */
 		const uint64_t left = h->X.rt.budget > h->X.used ? h->X.rt.budget - h->X.used : 0;

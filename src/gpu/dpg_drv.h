@@ -12,6 +12,7 @@
  *   dpg_all.cu     every pair of one set of reads (lev --all): reads up once, pairs enumerated,
  *                  valued and filtered on the device (rgpu_dp_all_*)
  *   dpg_two.cu     pairs by index into two sets of reads: reads up once, values (rgpu_dp_two_*)
+ *   dpg_reads.cu   sets of reads up as codes for the two above: raw bytes up, mapped on the device
  * The kernels and their launches are dpg_kernel.cu (batch, traceback, encode) and
  * dpg_long_kernel.cu (long pairs), declared in dpg_kern.h, with their shared device code in
  * dpg_dev.cuh; the host-side helpers (codes, crossings, edges) are dpg_host.c. Every device
@@ -70,6 +71,11 @@ void dfree(dctx_t *X, dbuf_t *b);
 enum { CODES_FWD = 1, CODES_REV = 2, CODES_BOTH = 3 };
 rk_status_t codes_up(dctx_t *X, const uint8_t map[256], const char *a, int64_t la, const char *b, int64_t lb, int dir,
                      dbuf_t *dc, const char *what);
+
+/* dpg_reads.cu: nsets sets of reads as codes at codes (tot bytes, the caller's device buffer;
+ * read x of the sets in turn at hoff[x]), none longer than maxlen; *nc: the map's codes */
+rk_status_t reads_up(dctx_t *X, int nsets, const char *const *const sq[], const int64_t *const ln[], const int64_t n[],
+                     const int64_t *hoff, int64_t tot, int64_t maxlen, uint8_t *codes, int *nc);
 
 /* dpg_batch.cu: jobs of the batch runner, from codes packed per chunk or on the device */
 typedef struct {

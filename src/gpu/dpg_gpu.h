@@ -38,6 +38,7 @@ typedef struct {
 	int fewer_warps;      /* -1: a warp for every strip at work in wide passes [0: fewer, at 4 words per lane,
 	                       * from a million rows and a block's warps on every SM at work (dpg_long.cu)] */
 	int64_t all_tile;     /* --all on the device (dpg_all.cu): pairs per tile [2^22, less when the budget is smaller] */
+	int64_t reads_stage;  /* reads up (dpg_reads.cu): bytes a pinned stage, at least the longest read [8 MB] */
 	int meet;             /* long pair values: 1 always by two passes meeting at the middle column, -1 never
 	                       * [0: when both passes' strips at work at once fit in the resident warps] */
 } rgpu_dp_tune_t;

@@ -48,40 +48,10 @@ void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads
 	}
 }
 
-void dpg_encode_many(const uint8_t map[256], const char *const *seqs, const int64_t *lens, int64_t n, const int64_t *off, uint8_t *buf,
-                     int threads)
+void dpg_gather_at(const char *const *seqs, const int64_t *lens, const int64_t *off, int64_t n, int64_t base, uint8_t *buf, int threads)
 {
 	#pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads(threads))
-	for (int64_t i = 0; i < n; i++) dpg_encode(map, seqs[i], lens[i], 0, buf + off[i]);
-}
-
-void dpg_encode_at(const uint8_t map[256], const char *const *seqs, const int64_t *lens, const int64_t *off, int64_t n, int64_t base,
-                   uint8_t *buf, int threads)
-{
-	#pragma omp parallel for schedule(dynamic, 256) num_threads(nthreads(threads))
-	for (int64_t i = 0; i < n; i++) dpg_encode(map, seqs[i], lens[i], 0, buf + (off[i] - base));
-}
-
-void dpg_seen_many(const char *const *seqs, const int64_t *lens, int64_t n, int threads, uint64_t seen[4])
-{
-	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	/* a byte table a thread, stores alone: or-ing bits into a word made each symbol wait for the
-	 * last (60 ms for 300 MB of reads on 16 threads of an H100 host) */
-	#pragma omp parallel num_threads(nthreads(threads)) reduction(| : s0, s1, s2, s3)
-	{
-		uint8_t t[256];
-		memset(t, 0, sizeof t);
-		#pragma omp for schedule(dynamic, 1024)
-		for (int64_t i = 0; i < n; i++) {
-			const uint8_t *u = (const uint8_t *)seqs[i];
-			for (int64_t r = 0; r < lens[i]; r++) t[u[r]] = 1;
-		}
-		for (int c = 0; c < 256; c++) {
-			const uint64_t b = (uint64_t)t[c] << (c & 63);
-			if (c < 64) s0 |= b; else if (c < 128) s1 |= b; else if (c < 192) s2 |= b; else s3 |= b;
-		}
-	}
-	seen[0] |= s0; seen[1] |= s1; seen[2] |= s2; seen[3] |= s3;
+	for (int64_t i = 0; i < n; i++) memcpy(buf + (off[i] - base), seqs[i], (size_t)lens[i]);
 }
 
 int dpg_map_seen(const uint64_t seen[4], uint8_t map[256])

@@ -20,20 +20,15 @@ int dpg_map(const char *a, int64_t la, uint8_t map[256]);
 /* codes of s[0, n) into out, reversed when rev */
 void dpg_encode(const uint8_t map[256], const char *s, int64_t n, int rev, uint8_t *out);
 
-/* the codes of seqs[i] (lens[i] bytes) under one map at buf + off[i], i < n */
-void dpg_encode_many(const uint8_t map[256], const char *const *seqs, const int64_t *lens, int64_t n, const int64_t *off, uint8_t *buf,
-                     int threads);
 /* nc (as dpg_map) of the A of pairs p[idx[i]], i < m, into nc[i]; threads <= 0: OpenMP default */
 void dpg_nc_many(const aln_pair_t *p, const int64_t *idx, int64_t m, int threads, int *nc);
+/* the bytes of reads [0, n) as they are, read r at buf + off[r] - base, on threads (dpg_reads.cu's stage) */
+void dpg_gather_at(const char *const *seqs, const int64_t *lens, const int64_t *off, int64_t n, int64_t base, uint8_t *buf, int threads);
+/* dpg_map's map and nc for the bytes in seen (bit c & 63 of word c >> 6; one map for a set of
+ * reads, found on the device: dpg_reads.cu) */
+int dpg_map_seen(const uint64_t seen[4], uint8_t map[256]);
 /* the codes of A and then B of pairs p[idx[i]] at buf + off[i], each under its own map; with
  * rev, A reversed and B reversed after them (la + lb more bytes) */
-/* Reads [0, n) encoded under map, read r at buf + off[r] - base, on threads (dpg_two.cu's stage) */
-void dpg_encode_at(const uint8_t map[256], const char *const *seqs, const int64_t *lens, const int64_t *off, int64_t n, int64_t base,
-                   uint8_t *buf, int threads);
-/* the bytes reads [0, n) hold, ORed into seen (bit c & 63 of word c >> 6), on threads */
-void dpg_seen_many(const char *const *seqs, const int64_t *lens, int64_t n, int threads, uint64_t seen[4]);
-/* dpg_map's map and nc for the bytes in seen (one map for a set of reads) */
-int dpg_map_seen(const uint64_t seen[4], uint8_t map[256]);
 void dpg_pack_many(const aln_pair_t *p, const int64_t *idx, int64_t m, const int64_t *off, uint8_t *buf, int rev, int threads);
 
 /* Ops traced from the end, ops[0] being the last one, appended to path as runs. */

@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include "gpu/dpg_drv.h"
 
-#define D_TWO_STAGE (16ull << 20)   /* bytes of codes encoded and sent up at a time (pinned, two stages) */
 /* The longest read taken. Whole process on one H100 and 16 cores, median of 3, against the
  * packing per block: 1M pairs of 150 bp 0.55 / 0.61 s, lev --all --max-dist 10 of 100,000 x
  * 72 bp 1.62 / 2.01 s; 200,000 pairs of 500 bp lev 0.42 / 0.39 s, lcs 0.38 / 0.43 s; 20,000
@@ -70,56 +69,6 @@ static int two_index(const int64_t *const ln[2], const int64_t n[2], int64_t *of
 	return 1;
 }
 
-/* the map of every byte the reads hold; returns the codes per table */
-static int two_map(const char *const *const sq[2], const int64_t *const ln[2], const int64_t n[2], int threads, uint8_t map[256])
-{
-	uint64_t seen[4] = { 0, 0, 0, 0 };
-	for (int s = 0; s < 2; s++) dpg_seen_many(sq[s], ln[s], n[s], threads, seen);
-	return dpg_map_seen(seen, map);
-}
-
-/* the codes up through two pinned stages of up to D_TWO_STAGE bytes (hoff: every read's offset):
- * one is encoded while the other's copy runs (one stage, 64 MB, encoded then copied in turn: the
- * copy's time added to the encoding's) */
-static rk_status_t two_codes_up(rgpu_dp_two_t *h, const char *const *const sq[2], const int64_t *const ln[2], const int64_t n[2],
-                                const int64_t *hoff, const uint8_t map[256], int64_t tot)
-{
-	dctx_t *X = &h->X;
-	size_t cap[2] = { 0, 0 };
-	const size_t want = (size_t)(tot < (int64_t)D_TWO_STAGE ? tot : (int64_t)D_TWO_STAGE);
-	uint8_t *stage[2] = { (uint8_t *)rgpu_pinned_get(want, &cap[0]), (uint8_t *)rgpu_pinned_get(want, &cap[1]) };
-	const int nb = stage[1] ? 2 : 1;   /* one stage pinned: encoded and copied in turn */
-	cudaEvent_t ev[2] = { 0, 0 };
-	int used[2] = { 0, 0 }, b = 0;
-	rk_status_t st = RK_OK;
-	if (!stage[0]) { rk_set_error("out of pinned host memory for the reads' codes"); st = RK_ERES; goto out; }
-	for (int x = 0; x < nb; x++) CUDA_CHECK_GOTO(cudaEventCreate(&ev[x]), out);
-	for (int s = 0; s < 2 && !st; s++) {
-		const int64_t *o = hoff + (s ? n[0] : 0);
-		for (int64_t i = 0; i < n[s] && !st; b = (b + 1) % nb) {
-			/* reads [i, e) fill the stage (a cached one may be larger: no more than a stage,
-			 * so that the encoding still overlaps the copies); each fits (<= D_TWO_MAX_LEN) */
-			const int64_t lim = (int64_t)(cap[b] < D_TWO_STAGE ? cap[b] : D_TWO_STAGE);
-			int64_t e = i, m = 0;
-			while (e < n[s] && m + ln[s][e] <= lim) m += ln[s][e++];
-			if (used[b]) CUDA_CHECK_GOTO(cudaEventSynchronize(ev[b]), out);   /* its last copy is over */
-			dpg_encode_at(map, sq[s] + i, ln[s] + i, o + i, e - i, o[i], stage[b], X->threads);
-			CUDA_CHECK_GOTO(cudaMemcpyAsync((uint8_t *)h->codes.p + o[i], stage[b], (size_t)m, cudaMemcpyHostToDevice, X->rt.st), out);
-			CUDA_CHECK_GOTO(cudaEventRecord(ev[b], X->rt.st), out);
-			used[b] = 1;
-			i = e;
-		}
-	}
-	CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), out);   /* before the stages go back */
-out:
-	if (st) cudaStreamSynchronize(X->rt.st);   /* unchecked: the first error is the one reported */
-	for (int x = 0; x < 2; x++) {
-		if (ev[x]) cudaEventDestroy(ev[x]);
-		rgpu_pinned_put(stage[x], cap[x]);
-	}
-	return st;
-}
-
 /* the device's copies and buffers: codes, offsets and lengths, and a launch's indices, pairs
  * and values; the pinned host ends of a launch */
 static rk_status_t two_alloc(rgpu_dp_two_t *h, int64_t nr, int64_t tot)
@@ -163,15 +112,12 @@ extern "C" rk_status_t rgpu_dp_two_open(int mode, const rgpu_opt_t *g, const cha
 		if ((st = ctx_init(&h->X, mode, g, sp))) goto done;
 		h->X.rt.stats = 0;   /* each call names its own (rgpu_dp_two_vals) */
 		h->X.sp = 0;
-		uint8_t map[256];
 		const double t1 = rk_realtime();
-		h->nc = two_map(sq, ln, n, h->X.threads, map);
-		const double t2 = rk_realtime();
 		if ((st = two_alloc(h, nr, tot))) goto done;
-		const double t3 = rk_realtime();
-		if ((st = two_codes_up(h, sq, ln, n, hoff, map, tot))) goto done;
-		rk_debug("reads on the device: context %.3f s, symbols mapped %.3f s, buffers %.3f s, %.1f MB of codes up %.3f s", t1 - t0, t2 - t1,
-		         t3 - t2, (double)tot / 1e6, rk_realtime() - t3);
+		const double t2 = rk_realtime();
+		if ((st = reads_up(&h->X, 2, sq, ln, n, hoff, tot, D_TWO_MAX_LEN, (uint8_t *)h->codes.p, &h->nc))) goto done;
+		rk_debug("reads on the device: context %.3f s, buffers %.3f s, %.1f MB of codes up and mapped %.3f s", t1 - t0, t2 - t1,
+		         (double)tot / 1e6, rk_realtime() - t2);
 	}
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(h->off.p, hoff, 8 * (size_t)nr, cudaMemcpyHostToDevice, h->X.rt.st), done);
 	CUDA_CHECK_GOTO(cudaMemcpyAsync(h->len.p, hlen, 4 * (size_t)nr, cudaMemcpyHostToDevice, h->X.rt.st), done);

@@ -76,12 +76,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f,
 /* ---- device side ---- */
 struct emu_dim3 { unsigned x, y, z; };
 struct emu_lane_s {
-	emu_dim3 tid, bid, bdim;
+	emu_dim3 tid, bid, bdim, gdim;
 };
 extern emu_lane_s *emu_cur;
 #define threadIdx (emu_cur->tid)
 #define blockIdx (emu_cur->bid)
 #define blockDim (emu_cur->bdim)
+#define gridDim (emu_cur->gdim)
 #define __global__
 #define __device__
 #define __host__
@@ -110,6 +111,8 @@ static inline long long min(long long a, long long b) { return a < b ? a : b; }
 /* one OS thread runs every lane, so a plain read-modify-write is atomic */
 template <class T>
 static inline T atomicAdd(T *p, T v) { T o = *p; *p = o + v; return o; }
+template <class T>
+static inline T atomicOr(T *p, T v) { T o = *p; *p = o | v; return o; }
 template <class T>
 static inline T __ldg(const T *p) { return *p; }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }

@@ -244,6 +244,7 @@ cudaError_t emu_launch(dim3 grid, dim3 block, size_t smem, bool coop, std::funct
 				L->tid = { t, 0, 0 };
 				L->bid = { b0 + b, 0, 0 };
 				L->bdim = { block.x, 1, 1 };
+				L->gdim = { grid.x, 1, 1 };
 				L->warp = &warps[((size_t)b * nt + t) / 32];
 				L->lane = (int)(t & 31);
 				L->done = false;

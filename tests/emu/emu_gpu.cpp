@@ -9,6 +9,7 @@
 #include "gpu/dpg_value.cu"
 #include "gpu/dpg_hirsch.cu"
 #include "gpu/dpg_slab.cu"
+#include "gpu/dpg_reads.cu"
 #include "gpu/dpg_all.cu"
 #include "gpu/dpg_two.cu"
 #include "gpu/dpg_gpu.cu"
