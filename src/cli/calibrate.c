@@ -68,7 +68,7 @@ static rk_status_t cal_run(const rmpi_t *w, const void *op)
 }
 
 /* no GPU context in this process: its probes make their own */
-static double cal_guess(const void *o, double th, double *gpu_min) { (void)o; (void)th; *gpu_min = 1; return 0; }
+static double cal_guess(const void *o, double th, rmpi_guess_t *g) { (void)o; (void)th; g->gpu_min = 1; return 0; }
 
 int rcli_calibrate_main(int argc, char **argv)
 {

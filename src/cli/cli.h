@@ -79,7 +79,7 @@ typedef struct {
 	/* the job's seconds on `threads` CPU threads, guessed from its inputs (-1 or no function:
 	 * unknown), and the least the GPU could take: with auto, a job the CPU ends sooner starts no
 	 * GPU context ahead (rmpi_guess_*) */
-	double (*cpu_guess)(const void *o, double threads, double *gpu_min);
+	double (*cpu_guess)(const void *o, double threads, rmpi_guess_t *g);
 	/* the ranks, from rank 0, that may use a GPU for the job as its inputs' heads show it (0
 	 * or no function: every rank); the others start no GPU context ahead (rmpi_guess_pair_ranks) */
 	int (*gpu_ranks)(const void *o);

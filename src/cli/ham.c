@@ -62,7 +62,7 @@ static rk_status_t ham_run(const rmpi_t *w, const void *o)
 	return rmpi_ham_run(w, o);
 }
 static int ham_gpu_ranks(const void *o) { return rmpi_guess_ham_ranks(((const ham_run_opt_t *)o)->input); }
-static double ham_guess(const void *o, double th, double *g) { return rmpi_guess_ham(((const ham_run_opt_t *)o)->input, th, g); }
+static double ham_guess(const void *o, double th, rmpi_guess_t *g) { return rmpi_guess_ham(((const ham_run_opt_t *)o)->input, th, g); }
 
 int rcli_ham_main(int argc, char **argv)
 {

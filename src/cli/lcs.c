@@ -47,7 +47,7 @@ static void lcs_inputs(void *op, const char **in, int n)
 
 static rk_status_t lcs_check(const void *o) { return lcs_run_opt_check(o); }
 static rk_status_t lcs_run(const rmpi_t *w, const void *o) { return rmpi_lcs_run(w, o); }
-static double lcs_guess(const void *op, double th, double *g)
+static double lcs_guess(const void *op, double th, rmpi_guess_t *g)
 {
 	const lcs_run_opt_t *o = op;
 	return rmpi_guess_pairs(o->in_a, o->in_b, 0, -1, 1, o->algo.path || o->seq, th, g);

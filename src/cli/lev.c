@@ -65,7 +65,7 @@ static void lev_inputs(void *op, const char **in, int n)
 
 static rk_status_t lev_check(const void *o) { return lev_run_opt_check(o); }
 static rk_status_t lev_run(const rmpi_t *w, const void *o) { return rmpi_lev_run(w, o); }
-static double lev_guess(const void *op, double th, double *g)
+static double lev_guess(const void *op, double th, rmpi_guess_t *g)
 {
 	const lev_run_opt_t *o = op;
 	return rmpi_guess_pairs(o->in_a, o->in_b, o->all, o->max_dist, 0, o->algo.path, th, g);

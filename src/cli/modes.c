@@ -268,13 +268,13 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (th < 1) th = 1;
 	/* before any thread starts, so that every one of them gets the widened mask */
 	const int unbound = rmpi_unbind_default((int)th);
-	double gpu_min = 0;
+	rmpi_guess_t gg = { 0, 0 };
 	/* work dealt out to every rank: its share decides, as the cost model does after the read */
 	const int nr = gpu_ranks == 0 ? rmpi_size_hint() : 1;
 	if (c->backend == RK_BACKEND_AUTO) rmpi_rates_load(c->rates, 0);   /* the guesses weigh by this machine's rates too */
-	double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gpu_min) : -1;
-	if (guess > 0 && nr > 1) guess /= nr;
-	int warm = want_gpu && !(guess >= 0 && guess < gpu_min);
+	double guess = c->backend == RK_BACKEND_AUTO && ops->cpu_guess ? ops->cpu_guess(o, th, &gg) : -1;
+	if (guess > 0 && nr > 1) { guess /= nr; gg.read_s /= nr; }   /* (each rank reads its part) */
+	int warm = want_gpu && rmpi_guess_warm(guess, &gg);
 	const int rank_hint = gpu_ranks > 0 ? rmpi_rank_hint() : -1;
 	c->gpu_ranks = gpu_ranks;
 	if (gpu_ranks > 0 && rank_hint >= gpu_ranks) warm = 0;
@@ -315,8 +315,9 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0)
 		rk_debug("the job's size: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
 		         gpu_ranks == 1 ? "" : "s", gpu_ranks == 1 ? "0" : "0 and 1", gpu_ranks == 1 ? "s" : "");
-	if (want_gpu && !warm && w.rank == 0) rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least: no GPU context ahead", guess,
-		                                         th, th > 1 ? "s" : "", gpu_min);
+	if (want_gpu && !warm && w.rank == 0 && guess >= 0)
+		rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least, a read of ~%.2g s: no GPU context ahead%s", guess,
+		         th, th > 1 ? "s" : "", gg.gpu_min, gg.read_s, guess < gg.gpu_min ? "" : " (either may win, and the read would hide little of its start)");
 	st = ops->run(&w, o);
 	rmpi_say_errors(&w);
 	/* -v: how many ranks made a GPU context (ranks beyond the node's GPUs make none) */

@@ -64,7 +64,7 @@ static int rkt_opt(void *op, rcli_args_t *a, rk_status_t *st)
 static void rkt_inputs(void *o, const char **in, int n) { ((rkt_run_opt_t *)o)->input = n ? in[0] : 0; }
 static rk_status_t rkt_check(const void *o) { return rkt_run_opt_check(o); }
 static rk_status_t rkt_run(const rmpi_t *w, const void *o) { return rmpi_rkt_run(w, o); }
-static double rkt_guess(const void *o, double th, double *g) { return rmpi_guess_rkt(((const rkt_run_opt_t *)o)->input, th, g); }
+static double rkt_guess(const void *o, double th, rmpi_guess_t *g) { return rmpi_guess_rkt(((const rkt_run_opt_t *)o)->input, th, g); }
 /* GPU ranks of one node add each other's supports in device memory (CUDA IPC), which needs
  * every device visible: worth the driver starting them all (~0.25 s each) only where the host
  * sum would take longer (RKT_PEER_BYTES); smaller inputs sum through the host with one device

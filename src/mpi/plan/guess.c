@@ -13,6 +13,10 @@
  * 4 H100: 0.75-0.9 s of driver and context, against 0.25 s for one; docs/bench/rounds-2026-11-27.md, Round 6) */
 #define GUESS_CTX_TURN 0.2
 #define GUESS_HIGH 1.25   /* a banded long pair's guess over its estimate (guess_long) */
+#define GUESS_CLOSE 3.0   /* a CPU guess within this many times the GPU's least: either may win */
+#define GUESS_HIDES 0.25  /* ... and a read shorter than this part of the start hides too little of it */
+#define GUESS_READ_THREAD 0.6e9   /* bytes/s the reader takes in a thread, and at most (jobs/bench-read.sh) */
+#define GUESS_READ_MAX 3.5e9
 
 /* a kind's rates: this machine's where calibrated (rmpi_rates_load has run), else the table's
  * on the fastest SIMD level, so that a guess leans towards the CPU's end coming early */
@@ -34,11 +38,32 @@ static double guess_rate(rmpi_work_t kind, double items, double threads, double 
 	return r.cpu_rate * th;
 }
 
-double rmpi_guess_rkt(const char *input, double threads, double *gpu_min)
+/* the seconds of reading `bytes` on `threads` */
+static double guess_read(double bytes, double threads)
+{
+	const double r = GUESS_READ_THREAD * (threads > 1 ? threads : 1);
+	return bytes / (r < GUESS_READ_MAX ? r : GUESS_READ_MAX);
+}
+
+/* A context started ahead hides its start behind the read, and slows a CPU job it runs beside:
+ * lev --all of 5,000 x 150 bp (a read of a millisecond) took 0.48 s on the CPU beside a start,
+ * 0.30 s alone (16 cores, the H200 host). So none where the CPU surely ends first, nor where
+ * either may win and the read would hide little of the start: the GPU, if taken, starts late
+ * by that little. */
+int rmpi_guess_warm(double guess, const rmpi_guess_t *g)
+{
+	if (guess < 0) return 1;
+	if (guess < g->gpu_min) return 0;
+	const double start = rmpi_rates_start(GUESS_START);
+	return !(guess < GUESS_CLOSE * g->gpu_min && g->read_s < GUESS_HIDES * start);
+}
+
+double rmpi_guess_rkt(const char *input, double threads, rmpi_guess_t *g)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
-	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, threads, gpu_min, 0);
+	g->read_s = guess_read(p.bytes, threads);
+	return p.records * p.records / 2 * p.mean_len / guess_rate(RMPI_W_RKT, 0, threads, &g->gpu_min, 0);
 }
 
 /* hamming's 64-column words a pair of the input (head p) compares: its informative columns,
@@ -89,13 +114,14 @@ static int guess_ranks(const char *input, rmpi_work_t kind)
 int rmpi_guess_rkt_ranks(const char *input) { return guess_ranks(input, RMPI_W_RKT); }
 int rmpi_guess_ham_ranks(const char *input) { return guess_ranks(input, RMPI_W_HAM); }
 
-double rmpi_guess_ham(const char *input, double threads, double *gpu_min)
+double rmpi_guess_ham(const char *input, double threads, rmpi_guess_t *g)
 {
 	rio_peek_t p;
 	if (!rio_peek_input(input, &p)) return -1;
+	g->read_s = guess_read(p.bytes, threads);
 	/* the informative columns' words, in 4 planes */
 	double item;
-	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, threads, gpu_min, &item);
+	const double pairs = p.records * p.records / 2, rate = guess_rate(RMPI_W_HAM, 0, threads, &g->gpu_min, &item);
 	return pairs * (guess_ham_words(input, &p) * 4) / rate + pairs * item;
 }
 
@@ -125,12 +151,14 @@ static double guess_long(const char *in_a, const char *in_b, double cells, doubl
 	return t * GUESS_HIGH;
 }
 
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, double *gpu_min)
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, rmpi_guess_t *g)
 {
 	rio_peek_t a, b;
+	double *gpu_min = &g->gpu_min;
 	*gpu_min = rmpi_rates_start(GUESS_START);
 	if (all && max_dist >= 0 && !rk_tune.all_nofilter) return 0;  /* the filter's candidates decide, after the read */
 	if (!rio_peek_input(in_a, &a) || (!all && !rio_peek_input(in_b, &b))) return -1;
+	g->read_s = guess_read(a.bytes + (all ? 0 : b.bytes), threads);
 	if (all) return a.records * a.records / 2 * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, 0, threads, gpu_min, 0);
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
 	if (pairs <= 16) return guess_long(in_a, in_b, cells, a.mean_len > b.mean_len ? a.mean_len : b.mean_len, lcs, path, threads, gpu_min);

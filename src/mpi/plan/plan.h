@@ -152,12 +152,18 @@ void rmpi_backend_cost(const rmpi_t *w, const rk_common_t *c, const rmpi_cost_t 
 void rmpi_backend_name(rmpi_be_t *be);
 /* guess.c: the seconds of a job on `threads` CPU threads (as many as the cost model's cpu_par
  * counts), guessed from its inputs' heads before they are read (-1: unknown, e.g. stdin; 0:
- * decided after the read), and in *gpu_min the least the GPU could take: a GPU context is
- * started ahead only where the first exceeds the second. */
-double rmpi_guess_rkt(const char *input, double threads, double *gpu_min);
-double rmpi_guess_ham(const char *input, double threads, double *gpu_min);
+ * decided after the read), and in g the least the GPU could take and the read's seconds
+ * (rmpi_guess_warm decides from them whether a GPU context starts ahead). */
+typedef struct {
+	double gpu_min;   /* s: the GPU's least: its context's start and fixed costs */
+	double read_s;    /* s: the read of the inputs, guessed from their sizes (0: unknown) */
+} rmpi_guess_t;
+double rmpi_guess_rkt(const char *input, double threads, rmpi_guess_t *g);
+double rmpi_guess_ham(const char *input, double threads, rmpi_guess_t *g);
 /* lcs: the mode (else lev); path: --path (lcs: or --seq), weighed as the cost model weighs them */
-double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, double *gpu_min);
+double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max_dist, int lcs, int path, double threads, rmpi_guess_t *g);
+/* whether a GPU context starts ahead of the read for a job of CPU guess `guess` (< 0: unknown) */
+int rmpi_guess_warm(double guess, const rmpi_guess_t *g);
 /* How many ranks, from rank 0, may put a lev/lcs job on a GPU, from the inputs' heads: 1 or 2
  * for one long pair (rank 0 alone, or ranks 0 and 1 meeting), 0 for every rank (a batch, --all,
  * or inputs it cannot peek at). The others start no GPU context ahead; a wrong guess only
