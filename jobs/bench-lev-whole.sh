@@ -48,6 +48,8 @@ for d in $divs; do
 		[ "$be" = gpu ] && grep -oE 'reads on the device: .*' "$tmp/err" | sed 's/^/    /'
 	done
 	cmp -s "$tmp/o.0" "$tmp/o.1" || echo "    OUTPUTS DIFFER (huge 0 / 1)"
-	if [ "$be" = cpu ]; then cp "$tmp/o.1" "$tmp/o.cpu${path}"; else cmp -s "$tmp/o.1" "$tmp/o.cpu${path}" || echo "    CPU AND GPU OUTPUTS DIFFER"; fi
+	if [ "$be" = cpu ]; then cp "$tmp/o.1" "$tmp/o.cpu${path}"
+	elif [ ! -e "$tmp/o.cpu${path}" ]; then echo "    (no CPU run in this job to compare with)"
+	else cmp -s "$tmp/o.1" "$tmp/o.cpu${path}" || echo "    CPU AND GPU OUTPUTS DIFFER"; fi
 	done; done
 done

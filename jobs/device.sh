@@ -19,7 +19,7 @@
 #        levbatch (jobs/bench-lev-batch.sh on 16 threads, 1M pairs: WFA2 and edlib from the carried .debs),
 #        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads),
 #        gzprobe (lev --all's BGZF output: -v's block times), lib (cli_lib: librktlcs on the CPU and the GPU),
-#        calibfirst (RKTLCS_CALIBRATE=auto), calibemu (jobs/bench-calibrate.sh on a machine unlike the
+#        gpuup (the reads up to the device against .deps/base/rktlcs), calibfirst (RKTLCS_CALIBRATE=auto), calibemu (jobs/bench-calibrate.sh on a machine unlike the
 #        reference: EMU_SM_PCT% of the GPU's SMs through CUDA MPS, EMU_CPUS cores through taskset)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +62,22 @@ for stage in "$@"; do
 				done
 			done; done
 		done 2>&1 | tee "$OUT/levprof.txt" ;;
+	gpuup)   # the reads up to the device (dpg_reads.cu) against a binary carried in .deps/base/rktlcs (the
+		# tree before): lev 1M x 150 bp and lev --all on the GPU, -v's upload lines, --stats' compute, outputs compared
+		B=${GPUUP_BASE:-.deps/base/rktlcs}
+		./build-gpu/tests/rkt_genpairs 1000000 150 5 7 /tmp/gu_a.fa /tmp/gu_b.fa > /dev/null
+		./build-gpu/tests/rkt_genpairs 20000 150 -1 8 /tmp/gu_c.fa /tmp/gu_d.fa > /dev/null
+		for j in "lev /tmp/gu_a.fa /tmp/gu_b.fa" "lev /tmp/gu_a.fa /tmp/gu_b.fa --path" "lev --all /tmp/gu_c.fa --max-dist 100"; do
+			for rep in 1 2; do for bin in "$B" ./build-gpu/rktlcs; do
+				rm -f /tmp/gu_o.tsv; s=$(date +%s.%N)
+				$bin $j --backend gpu --threads 16 -v --stats /tmp/gu_s.json -o /tmp/gu_o.tsv 2> /tmp/gu_e
+				w=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
+				c=$(grep -o '"compute":[0-9.e+-]*' /tmp/gu_s.json | cut -d: -f2)
+				[ "$bin" = "$B" ] && cp /tmp/gu_o.tsv /tmp/gu_ref.tsv && same=ref || { cmp -s /tmp/gu_o.tsv /tmp/gu_ref.tsv && same=same || { same=DIFFERS; rc=1; }; }
+				echo "--- $j | $([ "$bin" = "$B" ] && echo base || echo new) rep $rep: wall $w s compute $c s ($same)"
+				grep -E "reads on the device|gpu batch of [0-9]+: arena|stages" /tmp/gu_e | head -4 | cut -c1-230
+			done; done
+		done 2>&1 | tee "$OUT/gpuup.txt" ;;
 	autoprobe)   # issue 60's misses: each forced backend's -v stage lines and --stats on hamming 20k x 3 kb
 		# --max-dist 5 and lcs 10k x 1 kb --seq --path
 		./build-gpu/tests/rkt_genaln 20000 3000 1 1 > /tmp/ap_h.fa

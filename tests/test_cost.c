@@ -278,6 +278,19 @@ static void check_path_rate(const char *file, int len, const rmpi_machine_t *m)
 	rmpi_cost_pick(&pj, &ref, 0, &tg1, &tc1);
 	rmpi_cost_pick(&pj, &slow, 0, &tg, &tc);
 	CHECK(pj.path && tc == tc1 && tg > tg1, "paths 3x on the GPU: its estimate %g s against %g s, the CPU's unchanged", tg, tg1);
+	/* ... every variable term 3x (the pairs' items and bytes, as calibrate measured them), the fixed once */
+	CHECK(fabs((tg - ref.gpu_fixed) - 3 * (tg1 - ref.gpu_fixed)) < 1e-9, "paths 3x: the GPU's variable part 3x (%g against %g s)", tg - ref.gpu_fixed,
+	      tg1 - ref.gpu_fixed);
+	{
+		rmpi_rates_t refi = ref, cslow;
+		refi.cpu_item = 1e-7;
+		cslow = refi;
+		cslow.cpu_path = 2;
+		double g2, c2, g1, c1;
+		rmpi_cost_pick(&pj, &refi, 0, &g1, &c1);
+		rmpi_cost_pick(&pj, &cslow, 0, &g2, &c2);
+		CHECK(fabs(c2 - 2 * c1) < 1e-9 && g2 == g1, "paths 2x on the CPU: its estimate %g s against %g s (its items too)", c2, c1);
+	}
 	rmpi_cost_pick(&vj, &slow, 0, &tg, &tc);
 	rmpi_cost_pick(&vj, &ref, 0, &tg1, &tc1);
 	CHECK(tg == tg1 && tc == tc1, "no paths: gpu_path weighs nothing (%g against %g s)", tg, tg1);
