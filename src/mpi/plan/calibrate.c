@@ -31,28 +31,29 @@ typedef struct {
 	int grow;
 	int band;                /* long: a pair 1% apart (the CPU's band), else unrelated (every cell) */
 	int path;                /* pairs with --path: the paths' cost over the table's weight of them */
+	int pow;                 /* the work grows as the size to this power: 2 for reads' pairs or a pair's cells */
 } cal_probe_t;
 
 /* sizes: reads (rkt, --all), sequences (hamming), pairs (pairs), bases (long) */
 static const cal_probe_t cal_probes[RMPI_W_KINDS] = {
 	/* the GPU's first sizes time a second one within the probe's share (its line then gives
 	 * gpu_fixed): from 8,000 reads the next took 1 s, and from 500k pairs the next did not fit */
-	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 4000 }, 2, 0, 0 },
-	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2, 0, 0 },
+	{ RMPI_W_RKT, "rkt", "-k 3 -t 10 -tau 15", { 1000, 4000 }, 2, 0, 0, 2 },
+	{ RMPI_W_HAM, "hamming", "--max-dist 5", { 1000, 4000 }, 2, 0, 0, 2 },
 	/* the CPU's from 80k pairs: 20k computed in 7 ms on 4 cores, too short to time */
-	{ RMPI_W_DP_PAIRS, "lev", "", { 80000, 250000 }, 2, 0, 0 },
+	{ RMPI_W_DP_PAIRS, "lev", "", { 80000, 250000 }, 2, 0, 0, 1 },
 	/* the CPU's first size fills 16 threads' wavefront, as the table's 1 Mb pairs did: a smaller
 	 * pair leaves threads idle and reads as a slower machine */
-	{ RMPI_W_DP_LONG, "lev", "", { 250000, 1000000 }, 2, 0, 0 },
-	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2, 0, 0 },
+	{ RMPI_W_DP_LONG, "lev", "", { 250000, 1000000 }, 2, 0, 0, 2 },
+	{ RMPI_W_DP_ALL, "lev", "--all", { 800, 3000 }, 2, 0, 0, 2 },
 };
 /* the CPU's band (cpu_band): a pair 1% apart, as users' long pairs are; its threads and its
  * bound scale apart from the dense wavefront's */
-static const cal_probe_t cal_band = { RMPI_W_DP_LONG, "lev", "", { 1000000, 0 }, 2, 1, 0 };
+static const cal_probe_t cal_band = { RMPI_W_DP_LONG, "lev", "", { 1000000, 0 }, 2, 1, 0, 2 };
 /* short pairs' paths on each backend (cpu_path, gpu_path): the table weighs a path at one
  * figure per backend, and a machine's device traces back at its own speed (the emulated
  * quarter of an H200's SMs took lcs --seq --path on 1 kb pairs 1.6x its estimate) */
-static const cal_probe_t cal_path = { RMPI_W_DP_PAIRS, "lev", "--path", { 20000, 250000 }, 2, 0, 1 };
+static const cal_probe_t cal_path = { RMPI_W_DP_PAIRS, "lev", "--path", { 20000, 250000 }, 2, 0, 1, 1 };
 
 static const char *cal_name(const cal_probe_t *p) { return p->band ? "band" : p->path ? "path" : rmpi_rates_kind_key(p->kind); }
 
@@ -261,6 +262,15 @@ static void cal_seen_start(double seen, cal_start_t *t)
 	if (t->cold == CAL_COLD && rgpu_device_count() <= 0) rk_debug("calibrate: the driver not held: every GPU probe starts cold");
 }
 
+/* a child's seconds at g times the size of one that took `took` (compute of it): its compute
+ * grows as the work, the rest as the size. The size alone priced lev --all on the GPU from 3,000
+ * reads at 4x, and the 12,000 reads it then ran took 4.5 s of the H200 host's 10 s. */
+static double cal_next_s(const cal_probe_t *p, double took, double compute, int g)
+{
+	const double rest = took > compute ? took - compute : 0;
+	return rest * g + compute * (p->pow == 2 ? (double)g * g : g);
+}
+
 /* one kind on one backend: sizes from the probe's first, growing while the compute stage is too
  * short to time and the budget allows; *start: the context's start the GPU children saw */
 static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const cal_probe_t *p, int gpu, double budget, int simd,
@@ -313,12 +323,14 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		/* a child costs its start and read whatever its size (0.3-0.4 s on the H200 host): a
 		 * variable part far below the aim skips a size */
 		const double aim = gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S;
-		const int grow = var < aim / 8 ? p->grow * p->grow : p->grow;
-		const double next = spent + took * grow * 1.2;
+		const double room = f->done ? budget : 3 * budget + 1;
+		const int g2 = p->grow * p->grow;
+		const int grow = var < aim / 8 && spent + cal_next_s(p, took, compute, g2) * 1.2 <= room ? g2 : p->grow;
+		const double next = spent + cal_next_s(p, took, compute, grow) * 1.2;
 		if (f->done && ((var >= aim && (step || !gpu)) || next > budget)) break;
 		/* not timed yet: a file without this kind's rate is worth a few times its share (a slow,
 		 * sanitized or busy machine) */
-		if (!f->done && next > 3 * budget + 1) break;
+		if (!f->done && next > room) break;
 		n *= grow / p->grow;   /* (the loop's step grows it once more) */
 	}
 	return st;
