@@ -262,13 +262,16 @@ static void cal_seen_start(double seen, cal_start_t *t)
 	if (t->cold == CAL_COLD && rgpu_device_count() <= 0) rk_debug("calibrate: the driver not held: every GPU probe starts cold");
 }
 
-/* a child's seconds at g times the size of one that took `took` (compute of it): its compute
+/* a child's seconds at g times the size of one that took `took`, var of it variable: that
  * grows as the work, the rest as the size. The size alone priced lev --all on the GPU from 3,000
- * reads at 4x, and the 12,000 reads it then ran took 4.5 s of the H200 host's 10 s. */
-static double cal_next_s(const cal_probe_t *p, double took, double compute, int g)
+ * reads at 4x, and the 12,000 reads it then ran took 4.5 s of the H200 host's 10 s; its variable
+ * part read as nothing there (the child's start was taken for most of its compute), so at least
+ * half the compute counts as variable. */
+static double cal_next_s(const cal_probe_t *p, double took, double compute, double var, int g)
 {
-	const double rest = took > compute ? took - compute : 0;
-	return rest * g + compute * (p->pow == 2 ? (double)g * g : g);
+	if (p->pow != 2) return took * g;
+	const double v = var > compute / 2 ? var : compute / 2, rest = took > v ? took - v : 0;
+	return rest * g + v * g * g;
 }
 
 /* one kind on one backend: sizes from the probe's first, growing while the compute stage is too
@@ -325,8 +328,8 @@ static rk_status_t cal_probe(const rmpi_calib_opt_t *o, const char *dir, const c
 		const double aim = gpu ? CAL_GPU_MIN_S : CAL_CPU_MIN_S;
 		const double room = f->done ? budget : 3 * budget + 1;
 		const int g2 = p->grow * p->grow;
-		const int grow = var < aim / 8 && spent + cal_next_s(p, took, compute, g2) * 1.2 <= room ? g2 : p->grow;
-		const double next = spent + cal_next_s(p, took, compute, grow) * 1.2;
+		const int grow = var < aim / 8 && spent + cal_next_s(p, took, compute, var, g2) * 1.2 <= room ? g2 : p->grow;
+		const double next = spent + cal_next_s(p, took, compute, var, grow) * 1.2;
 		if (f->done && ((var >= aim && (step || !gpu)) || next > budget)) break;
 		/* not timed yet: a file without this kind's rate is worth a few times its share (a slow,
 		 * sanitized or busy machine) */
