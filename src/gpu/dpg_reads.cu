@@ -1,8 +1,8 @@
 /* Sets of reads up once as codes under one map of every byte they hold (dpg_two.cu, dpg_all.cu):
  * the raw bytes cross the bus through two pinned stages, and the alphabet is found and mapped
  * on the device. The host used to scan every byte for the alphabet and encode each one into
- * the stages: two passes over 300 MB of reads on the host's threads for 1M pairs of 150 bp,
- * where a copy is one pass and the device does the rest in a fraction of a millisecond. */
+ * the stages: two passes over the reads on its threads, where a copy is one and the device's
+ * pass is far faster (docs/BENCHMARKS.md, lev batches, "the 2026-12-04 fifth round"). */
 #include "gpu/dpg_drv.h"
 
 #define D_READS_STAGE (8ull << 20)   /* bytes a stage: copied into while the other one's copy runs */

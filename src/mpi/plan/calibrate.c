@@ -263,10 +263,9 @@ static void cal_seen_start(double seen, cal_start_t *t)
 }
 
 /* a child's seconds at g times the size of one that took `took`, var of it variable: that
- * grows as the work, the rest as the size. The size alone priced lev --all on the GPU from 3,000
- * reads at 4x, and the 12,000 reads it then ran took 4.5 s of the H200 host's 10 s; its variable
- * part read as nothing there (the child's start was taken for most of its compute), so at least
- * half the compute counts as variable. */
+ * grows as the work, the rest as the size (the size alone once sent lev --all on the GPU to 16x
+ * its pairs, priced at 4x). A GPU child's variable part can read as nothing where its start is
+ * taken for most of its compute, so at least half the compute counts as variable. */
 static double cal_next_s(const cal_probe_t *p, double took, double compute, double var, int g)
 {
 	if (p->pow != 2) return took * g;

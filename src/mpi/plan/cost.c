@@ -117,9 +117,8 @@ double rmpi_cost_threads(const rmpi_rates_t *r, double threads)
 int rmpi_cost_pick(const rmpi_cost_t *j, const rmpi_rates_t *r, double start_left, double *t_gpu, double *t_cpu)
 {
 	/* a path's measured factor weighs every variable term, as calibrate measured them together:
-	 * on the GPU a short pair's path costs its host side (packing, ops back, runs), not its cells
-	 * (the emulated machine's 1M x 150 bp --path: 0.62 s measured, 0.29 s estimated when the
-	 * factor weighed the cells alone) */
+	 * on the GPU a short pair's path costs its host side (packing, ops back, runs) more than its
+	 * cells, and a factor on the cells alone left a path job's estimate near its values' */
 	const double px = j->path && r->cpu_path > 0 ? r->cpu_path : 1, pg = j->path && r->gpu_path > 0 ? r->gpu_path : 1;
 	const double th = rmpi_cost_threads(r, j->threads), cx = j->cpu_x > 0 ? j->cpu_x : 1, gx = j->gpu_x > 0 ? j->gpu_x : 1;
 	const double cells = gx * j->work / r->gpu_rate, chain = j->span * r->gpu_step;

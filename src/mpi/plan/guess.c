@@ -45,11 +45,10 @@ static double guess_read(double bytes, double threads)
 	return bytes / (r < GUESS_READ_MAX ? r : GUESS_READ_MAX);
 }
 
-/* A context started ahead hides its start behind the read, and slows a CPU job it runs beside:
- * lev --all of 5,000 x 150 bp (a read of a millisecond) took 0.48 s on the CPU beside a start,
- * 0.30 s alone (16 cores, the H200 host). So none where the CPU surely ends first, nor where
- * either may win and the read would hide little of the start: the GPU, if taken, starts late
- * by that little. */
+/* A context started ahead hides its start behind the read, and slows a CPU job it runs beside
+ * (lev --all of short reads, docs/BENCHMARKS.md "the 2026-12-04 fifth round"). So none where the
+ * CPU surely ends first, nor where either may win and the read would hide little of the start:
+ * the GPU, if taken, starts late by that little. */
 int rmpi_guess_warm(double guess, const rmpi_guess_t *g)
 {
 	if (guess < 0) return 1;
