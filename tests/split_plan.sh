@@ -127,33 +127,34 @@ for c in "A.fa B.fa:only ranks 0 and 1" "s_a.fa s_b.fa:only rank 0" "a.fa b.fa:"
 done
 # auto's guess before MPI starts, for one long pair: its cells in the band the heads'
 # divergence says (rmpi_guess_pairs). An unrelated 1 Mb pair starts a context ahead; one 1%
-# apart, which the CPU ends in a band, does not (-v says so, GPU or not), nor with --path on 4
-# threads, where either may win and the read hides nothing of the start (rmpi_guess_warm), but
-# on one thread it does: --path's levels are weighed as the model weighs them (plain lev's
-# weight gave a 10 Mb pair 0.5% apart's lev --path, the GPU's by 4.8 s against 0.9, a late
-# context); outputs the CPU's
+# apart, which the CPU ends in a band, does not (-v says so, GPU or not), unless with --path,
+# whose levels the guess weighs as the model does (it weighed plain lev: a 10 Mb pair 0.5%
+# apart's lev --path, the GPU's by 4.8 s against 0.9, started its context late); outputs the CPU's
 "$gen" 1 1000000 -1 81 g_ra.fa g_rb.fa > /dev/null; "$gen" 1 1000000 1 82 g_sa.fa g_sb.fa > /dev/null
-for c in "g_ra.fa g_rb.fa::4:ahead" "g_sa.fa g_sb.fa::4:none" "g_sa.fa g_sb.fa:--path:4:none" "g_sa.fa g_sb.fa:--path:1:ahead"; do
-	IFS=: read -r in fl th want <<< "$c"
+for c in "g_ra.fa g_rb.fa::ahead" "g_sa.fa g_sb.fa::none" "g_sa.fa g_sb.fa:--path:ahead"; do
+	in=${c%%:*} want=${c##*:} fl=${c#*:}; fl=${fl%:*}
 	# (the sanitizer build checks the guess and memory; the outputs are release's to compare)
 	if [ -n "${RKTLCS_TEST_SANITIZE:-}" ]; then : > ref.tsv; else "$cli" lev $in $fl --backend cpu --threads 4 -q -o ref.tsv; fi
-	"$cli" lev $in $fl --backend auto --threads $th -v -o np.tsv 2> err; rc=$?
+	"$cli" lev $in $fl --backend auto --threads 4 -v -o np.tsv 2> err; rc=$?
 	[ -n "${RKTLCS_TEST_SANITIZE:-}" ] && cp np.tsv ref.tsv
 	got=ahead; grep -q 'no GPU context ahead' err && got=none
-	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for one 1 Mb pair ($in $fl, $th threads): context $got" \
-		|| bad "auto's guess for one 1 Mb pair ($in $fl, $th threads): exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for one 1 Mb pair ($in $fl): context $got" \
+		|| bad "auto's guess for one 1 Mb pair ($in $fl): exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
 done
 # a batch is dealt out to every rank, so each rank's share decides whether it starts a context
-# ahead: 300k pairs of 150 bp on one thread, ~1.5 s for the whole job against the GPU's 0.3 s at
-# least, start one as one process; at np 4 (0.38 s a rank, a read of 0.04 s) none; outputs the CPU's
-"$gen" 300000 150 5 83 h_a.fa h_b.fa > /dev/null
-"$cli" lev h_a.fa h_b.fa --backend cpu --threads 1 -q -o ref.tsv
-for np in 1 4; do
-	timeout 300 "$mpiexec" --oversubscribe --bind-to none -np $np "$cli" lev h_a.fa h_b.fa --backend auto --threads 1 -v -o np.tsv 2> err; rc=$?
+# ahead: 100k pairs of 150 bp on one thread, ~0.5 s for the whole job against the GPU's 0.3 s at
+# least, start one as one process and none at np 4 (0.125 s a rank); 70k pairs (~0.36 s) none as
+# one process: either may win, and the read (~0.04 s) would hide little of a start
+# (rmpi_guess_warm); outputs the CPU's
+"$gen" 100000 150 5 83 h_a.fa h_b.fa > /dev/null
+head -140000 h_a.fa > h7_a.fa; head -140000 h_b.fa > h7_b.fa
+for c in "h_a.fa h_b.fa:1:ahead" "h_a.fa h_b.fa:4:none" "h7_a.fa h7_b.fa:1:none"; do
+	IFS=: read -r in np want <<< "$c"
+	"$cli" lev $in --backend cpu --threads 1 -q -o ref.tsv
+	timeout 300 "$mpiexec" --oversubscribe --bind-to none -np $np "$cli" lev $in --backend auto --threads 1 -v -o np.tsv 2> err; rc=$?
 	got=ahead; grep -q 'no GPU context ahead' err && got=none
-	want=ahead; [ $np -gt 1 ] && want=none
-	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for 300k pairs at np $np: context $got" \
-		|| bad "auto's guess for 300k pairs at np $np: exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
+	[ $rc -eq 0 ] && cmp -s ref.tsv np.tsv && [ $got = $want ] && ok "auto's guess for $in at np $np: context $got" \
+		|| bad "auto's guess for $in at np $np: exit $rc, context $got, wanted $want: $(grep -o 'auto: .*' err | head -2)"
 done
 echo "split_plan: $pass passed, $fail failed"
 [ $fail -eq 0 ]

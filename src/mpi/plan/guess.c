@@ -13,7 +13,8 @@
  * 4 H100: 0.75-0.9 s of driver and context, against 0.25 s for one; docs/bench/rounds-2026-11-27.md, Round 6) */
 #define GUESS_CTX_TURN 0.2
 #define GUESS_HIGH 1.25   /* a banded long pair's guess over its estimate (guess_long) */
-#define GUESS_CLOSE 3.0   /* a CPU guess within this many times the GPU's least: either may win */
+#define GUESS_CLOSE 1.5   /* a CPU guess within this many times the GPU's least: either may win (at 3x, jobs
+                           * the GPU won by 4x lost their start's overlap with the host's work before it) */
 #define GUESS_HIDES 0.25  /* ... and a read shorter than this part of the start hides too little of it */
 #define GUESS_READ_THREAD 0.6e9   /* bytes/s the reader takes in a thread, and at most (jobs/bench-read.sh) */
 #define GUESS_READ_MAX 3.5e9
