@@ -36,6 +36,5 @@ __attribute__((no_sanitize("address", "undefined"))) const char *__asan_default_
 
 int main(int argc, char **argv)
 {
-	rk_malloc_setup();
 	return rcli_main(argc, argv);
 }

@@ -92,11 +92,6 @@ size_t rk_peak_rss_kb(void);
 void rk_huge(void *p, size_t n);
 void *rk_malloc_huge(size_t n);
 void *rk_realloc_huge(void *p, size_t n);
-/* The process's heap kept from block to block (main() only; a library leaves the caller's
- * malloc alone): a block's paths, rows and parts were returned to the kernel when freed and
- * faulted in again by the next block. Blocks of RK_HUGE_MIN bytes or more stay mappings of
- * their own (rk_huge). Nothing where the user tuned glibc's malloc. */
-void rk_malloc_setup(void);
 
 /* exit.c. Open files whose path starts with prefix (from /proc/self/fd; 0 where unknown). */
 int rk_files_open(const char *prefix);

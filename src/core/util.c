@@ -12,9 +12,6 @@
 #include <sys/time.h>
 #include <sys/resource.h>
 #include <sys/mman.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include "rktlcs.h"
 
 /* One error for the whole process, not one per thread: an error raised on an OpenMP or
@@ -110,16 +107,6 @@ void rk_huge(void *p, size_t n)
 	(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
 #else
 	(void)p; (void)n;
-#endif
-}
-
-void rk_malloc_setup(void)
-{
-#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
-	if (getenv("GLIBC_TUNABLES") || getenv("MALLOC_TRIM_THRESHOLD_") || getenv("MALLOC_TOP_PAD_") || getenv("MALLOC_MMAP_THRESHOLD_")) return;
-	mallopt(M_TRIM_THRESHOLD, 512 << 20);
-	mallopt(M_TOP_PAD, 64 << 20);
-	mallopt(M_MMAP_THRESHOLD, (int)RK_HUGE_MIN);
 #endif
 }
 
