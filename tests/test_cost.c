@@ -15,6 +15,7 @@
 #include "mpi/plan/cost.h"
 #include "algo/aln.h"
 #include "mpi/plan/plan.h"
+#include "io/rio.h"
 
 /* n reads of len bp into a new temporary FASTA file; its path in path */
 static int write_reads(char *path, int n, int len)
@@ -436,8 +437,28 @@ static void check_guess_warm(void)
 	CHECK(rmpi_guess_warm(0.9, &short_read), "the GPU's at 3x, a short read: ahead");
 }
 
+/* lev --all's guess: the GPU's least counts the pairs' per-pair cost, as a batch's does (3k
+ * reads: without it, a job the CPU won by 10% started a context ahead that slowed it) */
+static void check_guess_all(void)
+{
+	char in[] = "/tmp/test_cost_all_XXXXXX";
+	if (!write_reads(in, 3000, 150)) { CHECK(0, "writing %s", in); return; }
+	rmpi_guess_t g = { 0, 0 };
+	const double guess = rmpi_guess_pairs(in, 0, 1, -1, 0, 0, 16, &g);
+	rmpi_rates_t r;
+	if (rmpi_rates_calibrated()) rmpi_rates_here(RMPI_W_DP_ALL, &r);
+	else rmpi_rates_for(RMPI_W_DP_ALL, 0, 512, &r);
+	rio_peek_t p;
+	CHECK(rio_peek_input(in, &p), "peek %s", in);
+	const double least = rmpi_rates_start(0.25) + r.gpu_fixed + p.records * p.records / 2 * r.gpu_item;
+	CHECK(guess > 0 && r.gpu_item > 0 && fabs(g.gpu_min - least) < 1e-9 * least, "--all of 3k reads: the GPU's least %g s, its pairs counted: %g s",
+	      g.gpu_min, least);
+	unlink(in);
+}
+
 int main(void)
 {
+	check_guess_all();
 	double tg, tc;
 	check_guess_warm();
 	check_share_whole();
