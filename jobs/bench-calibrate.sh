@@ -47,7 +47,7 @@ best() {  # env prefix, args: best wall of reps; the pick of the last (auto's -v
 		b=$(awk -v s="$s" -v e="$(date +%s.%N)" -v b="$b" 'BEGIN { t = e - s; printf "%.4f", t < b ? t : b }')
 	done
 	pick=$(grep -o 'auto on rank 0 ([^)]*): .*: the [A-Z]*' "$tmp/e" | grep -o '[A-Z]*$' | tail -1)
-	{ echo "== $1 $2"; grep -E "auto on rank 0|auto's rates|stages" "$tmp/e"; } >> "$keep/auto.log"
+	{ echo "== $1 $2"; grep -E "auto on rank 0|auto.s rates|context ahead|stages" "$tmp/e"; } >> "$keep/auto.log"
 	[ -z "$pick" ] && pick=$(grep -q 'no GPU context ahead\|using the CPU' "$tmp/e" && echo CPU || echo "?")
 	printf '%.3f %s' "$b" "${pick}"
 }

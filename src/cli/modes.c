@@ -315,9 +315,10 @@ int rcli_mode(int argc, char **argv, void *o, rk_common_t *c, const rcli_ops_t *
 	if (gpu_ranks > 0 && gpu_ranks < w.size && w.rank == 0)
 		rk_debug("the job's size: only rank%s %s start%s a GPU context ahead; the others start one only if they use it",
 		         gpu_ranks == 1 ? "" : "s", gpu_ranks == 1 ? "0" : "0 and 1", gpu_ranks == 1 ? "s" : "");
-	if (want_gpu && !warm && w.rank == 0 && guess >= 0)
-		rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least, a read of ~%.2g s: no GPU context ahead%s", guess,
-		         th, th > 1 ? "s" : "", gg.gpu_min, gg.read_s, guess < gg.gpu_min ? "" : " (either may win, and the read would hide little of its start)");
+	if (want_gpu && w.rank == 0 && guess >= 0)
+		rk_debug("auto: ~%.2g s on %g CPU thread%s against the GPU's %.2g s at least, a read of ~%.2g s: %s%s", guess, th, th > 1 ? "s" : "",
+		         gg.gpu_min, gg.read_s, warm ? "a GPU context ahead" : "no GPU context ahead",
+		         warm || guess < gg.gpu_min ? "" : " (either may win, and the read would hide little of its start)");
 	st = ops->run(&w, o);
 	rmpi_say_errors(&w);
 	/* -v: how many ranks made a GPU context (ranks beyond the node's GPUs make none) */
