@@ -458,9 +458,9 @@ static void check_guess_all(void)
 
 int main(void)
 {
-	check_guess_all();
 	double tg, tc;
 	check_guess_warm();
+	check_guess_all();
 	check_share_whole();
 	check_divergence();
 	check_rates_file();

@@ -161,8 +161,10 @@ double rmpi_guess_pairs(const char *in_a, const char *in_b, int all, int64_t max
 	g->read_s = guess_read(a.bytes + (all ? 0 : b.bytes), threads);
 	/* --all: the GPU's least counts its pairs, as a batch's does; without them a close job
 	 * looked the GPU's and started a context ahead that slowed the CPU's run (BENCHMARKS, auto) */
-	const double all_pairs = a.records * a.records / 2;
-	if (all) return all_pairs * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, all_pairs, threads, gpu_min, 0);
+	if (all) {
+		const double all_pairs = a.records * a.records / 2;
+		return all_pairs * a.mean_len * a.mean_len / guess_rate(RMPI_W_DP_ALL, all_pairs, threads, gpu_min, 0);
+	}
 	const double pairs = a.records > b.records ? a.records : b.records, cells = pairs * a.mean_len * b.mean_len;
 	if (pairs <= 16) return guess_long(in_a, in_b, cells, a.mean_len > b.mean_len ? a.mean_len : b.mean_len, lcs, path, threads, gpu_min);
 	return cells / guess_rate(RMPI_W_DP_PAIRS, pairs, threads, gpu_min, 0);
