@@ -20,7 +20,8 @@
 #        gz (jobs/bench-gz.sh: BGZF against plain output, lev --all and hamming 100k, 16 threads),
 #        gzprobe (lev --all's BGZF output: -v's block times), lib (cli_lib: librktlcs on the CPU and the GPU),
 #        gpuup (the reads up to the device against .deps/base/rktlcs), calibfirst (RKTLCS_CALIBRATE=auto), calibemu (jobs/bench-calibrate.sh on a machine unlike the
-#        reference: EMU_SM_PCT% of the GPU's SMs through CUDA MPS, EMU_CPUS cores through taskset)
+#        reference: EMU_SM_PCT% of the GPU's SMs through CUDA MPS, EMU_CPUS cores through taskset),
+#        rkthy (Rkt-LCS HY_N x 51 bp, --backend gpu against auto's reads shared with the CPU threads)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 R=$PWD/.deps/root
@@ -92,6 +93,19 @@ for stage in "$@"; do
 		done 2>&1 | tee "$OUT/autoprobe.txt" ;;
 	ranks) bash jobs/bench-ranks.sh build-gpu "${RANKS_JOBS:-rkt ham20k ham100k levlong levbatch levall lcsbatch}" "${RANKS_NP:-1 2 4 8 16 32}" "$OUT/ranks" 2>&1 \
 		| tail -${RANKS_TAIL:-120} || rc=1 ;;
+	rkthy)   # issue 57's Rkt-LCS gain: HY_N x 51 bp reads (200k), k 10 t 1000 tau 15, --backend gpu at np 1
+		# against auto (the GPU's reads shared by claims with the CPU threads) at np HY_NP; wall, -v's claims, outputs compared
+		./build-gpu/tests/rkt_genreads "${HY_N:-200000}" 51 1 > /tmp/hy.fa; rm -f /tmp/hy_ref.tsv /tmp/hy_refc.tsv
+		for rep in $(seq "${HY_REPS:-1}"); do for run in ${HY_RUNS:-"1:gpu" "1:auto" "16:auto"}; do
+			np=${run%%:*} be=${run#*:}; rm -f /tmp/hy_o.tsv /tmp/hy_c.tsv; s=$(date +%s.%N)
+			mpirun -np $np --oversubscribe --bind-to none ./build-gpu/rktlcs /tmp/hy.fa -k 10 -t 1000 -tau 15 --backend $be -v \
+				--candidates /tmp/hy_c.tsv -o /tmp/hy_o.tsv 2> /tmp/hy_e
+			w=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f", e - s }')
+			[ -e /tmp/hy_ref.tsv ] || { cp /tmp/hy_o.tsv /tmp/hy_ref.tsv; cp /tmp/hy_c.tsv /tmp/hy_refc.tsv; }
+			cmp -s /tmp/hy_o.tsv /tmp/hy_ref.tsv && cmp -s /tmp/hy_c.tsv /tmp/hy_refc.tsv && same=same || { same=DIFFERS; rc=1; }
+			echo "--- ${HY_N:-200000} reads np $np $be rep $rep: mpirun $w s ($same)"
+			grep -E "claims|stages|ranks:" /tmp/hy_e | cut -c1-240
+		done; done 2>&1 | tee "$OUT/rkthy.txt" ;;
 	ranksrep)   # issue 57's lev miss: 1M x 150 bp 5% --path at np 1 and RREP_NP, REPS each, -v's stage lines
 		./build-gpu/tests/rkt_genpairs 1000000 150 5 1 /tmp/rr_a.fa /tmp/rr_b.fa > /dev/null
 		for rep in 1 2 3; do for np in 1 ${RREP_NP:-16}; do

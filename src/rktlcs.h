@@ -217,6 +217,8 @@ typedef struct {
 	int rkt_gpu_twice;        /* Rkt-LCS on the GPU: 1 walk each pair from both reads, -1 once where it fits, 0 by the rule */
 	int gpu_once_minb;        /* Rkt-LCS walk-once kernel variant: 2 (no register cap) or 4 (default) */
 	int gpu_long_rw;          /* benchmarks: the long kernel's words per lane (0: its own choice) */
+	int rkt_hybrid;           /* Rkt-LCS walked twice on a GPU under auto: -1 the GPU alone, 1 its threads share the reads by claims
+	                           * (rkt_hybrid.c), 2 the same with the CPU standing in for the GPU (tests), 0 by the rule */
 	int rkt_host_sum;         /* Rkt-LCS GPU ranks: supports summed through the host even on one node */
 	int gpu_ranks;            /* Rkt-LCS and hamming under mpirun with GPUs: 0 by the job's size, 1 rank 0's GPU alone, -1 every rank */
 	int all_nofilter;         /* lev --all --max-dist: every pair computed (no pigeonhole filter) */

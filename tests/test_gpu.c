@@ -58,6 +58,59 @@ static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, u
 	}
 }
 
+/* Rows handed to the GPU by claims (rgpu_rkt_candidates_rows): random pieces of [lo, hi) in
+ * a shuffled order, some kept for the CPU, which computes them here as a worker would. */
+typedef struct {
+	rkt_rows_t base;
+	int64_t *a, *n;      /* pieces for the GPU, in the order handed out */
+	int np, next;
+	int64_t most_seen;
+} rows_test_t;
+
+static int64_t rows_test_claim(rkt_rows_t *r, int64_t least, int64_t most, int64_t *first)
+{
+	rows_test_t *t = (rows_test_t *)r;
+	CHECK(least >= 1 && most >= least, "claim bounds %lld..%lld", (long long)least, (long long)most);
+	if (t->next >= t->np) return 0;
+	int64_t c = t->n[t->next] < most ? t->n[t->next] : most;
+	*first = t->a[t->next];
+	t->a[t->next] += c;
+	if (!(t->n[t->next] -= c)) t->next++;
+	if (c > t->most_seen) t->most_seen = c;
+	return c;
+}
+
+static void rows_run(const rkt_set_t *set, long k, long t, long tau, int chunks, rkt_cand_t *got, const char *what)
+{
+	rkt_opt_t o;
+	rgpu_opt_t g;
+	rkt_opt_init(&o);
+	rgpu_opt_init(&g);
+	o.k = k; o.t = t; o.tau = tau;
+	rk_tune.gpu_chunk_reads = chunks ? tu_range(1, 3) : 0;
+	rk_tune.gpu_chunk_sets = chunks ? 1 : 0;
+	const int64_t m = set->n, lo = tu_range(0, m / 3), hi = m - tu_range(0, m / 3);
+	rows_test_t rt = { { rows_test_claim }, malloc(sizeof(int64_t) * (size_t)(m + 1)), malloc(sizeof(int64_t) * (size_t)(m + 1)), 0, 0, 0 };
+	for (int64_t a = 0; a < lo; a++) CHECK(rkt_candidates(&o, set, a, a + 1, got + a) == RK_OK, "cpu row");
+	for (int64_t a = hi; a < m; a++) CHECK(rkt_candidates(&o, set, a, a + 1, got + a) == RK_OK, "cpu row");
+	for (int64_t a = lo; a < hi;) {
+		const int64_t n = tu_range(1, 1 + (hi - a) / 2);
+		if (tu_range(0, 9) < 7) { rt.a[rt.np] = a; rt.n[rt.np++] = n; }
+		else CHECK(rkt_candidates(&o, set, a, a + n, got + a) == RK_OK, "cpu piece");
+		a += n;
+	}
+	for (int q = rt.np - 1; q > 0; q--) {  /* the order the claims hand them out */
+		const int p = (int)tu_range(0, q);
+		int64_t x = rt.a[p]; rt.a[p] = rt.a[q]; rt.a[q] = x;
+		x = rt.n[p]; rt.n[p] = rt.n[q]; rt.n[q] = x;
+	}
+	rgpu_stats_t st;
+	rk_status_t s = rgpu_rkt_candidates_rows(&o, set, lo, hi, &g, &rt.base, got + lo, &st);
+	CHECK(s == RK_OK, "%s: rgpu_rkt_candidates_rows failed: %s", what, rk_error());
+	CHECK(rt.next == rt.np, "%s: the GPU stopped claiming with %d of %d pieces left", what, rt.np - rt.next, rt.np);
+	free(rt.a); free(rt.n);
+}
+
 /* The several-GPU-rank path without MPI: every share of the walk-once units, their support
  * differences summed, candidates of random rank ranges from the sums. 0 when walk-once does
  * not apply to this set (the driver then runs rgpu_rkt_candidates). */
@@ -181,6 +234,13 @@ static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const c
 	gpu_run(&set, k, t, tau, parts, 0, 1, got, what);
 	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %d ranks, 1-3 reads per i-chunk)", what, k, t, tau, parts);
 	same(got, want, m, w, "cpu");
+	/* rows claimed in a shuffled order beside a CPU worker (rkt_hybrid.c), also through 1-3
+	 * reads per i-chunk */
+	for (int chunks = 0; chunks < 2; chunks++) {
+		rows_run(&set, k, t, tau, chunks, got, what);
+		snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, rows by claims%s)", what, k, t, tau, chunks ? ", 1-3 reads per i-chunk" : "");
+		same(got, want, m, w, "cpu");
+	}
 	uint64_t tiny = (uint64_t)set.max_len * 192 * 4 * 2 + 64 * 1024 + (uint64_t)(m / 1024 + 1) * 13 + 64;
 	tiny += (uint64_t)set.max_len * set.max_len * 4;
 	gpu_run(&set, k, t, tau, 1, tiny, 0, got, what);

@@ -37,6 +37,15 @@ typedef struct {
  * Unordered pairs inside [lo, hi) are computed once. */
 rk_status_t rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, rkt_cand_t *out);
 
+/* Rows handed out by claims to workers that pull them (a GPU and CPU threads side by side):
+ * claim gives the caller rows [*first, *first + n) of at least `least` and at most `most`
+ * (fewer where fewer are left, or where the owner's policy says so); n = 0: none for this
+ * caller any more. Safe to call from several threads. */
+typedef struct rkt_rows_s rkt_rows_t;
+struct rkt_rows_s {
+	int64_t (*claim)(rkt_rows_t *r, int64_t least, int64_t most, int64_t *first);
+};
+
 /* The share `share` of nshare of the work of rkt_candidates over all reads: the unordered
  * pairs (i, j > i) with i % nshare == share, each walked once, counted for both reads into
  * the counters of every read (laid out read after read: rkt_support_offs; *n_cnt in all),

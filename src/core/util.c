@@ -186,6 +186,7 @@ rk_status_t rk_tune_init(void)
 	if ((v = getenv("RKTLCS_GPU_ONCE_MINB")) && *v) rk_tune.gpu_once_minb = atoi(v);
 	if ((v = getenv("RKTLCS_GPU_LONG_RW")) && *v) rk_tune.gpu_long_rw = atoi(v);
 	if ((v = getenv("RKTLCS_RKT_HOST_SUM")) && *v) rk_tune.rkt_host_sum = atoi(v);
+	if ((v = getenv("RKTLCS_RKT_HYBRID")) && *v) rk_tune.rkt_hybrid = !strcmp(v, "standin") ? 2 : atoi(v) > 0 ? 1 : -1;
 	if ((v = getenv("RKTLCS_GPU_RANKS")) && *v) rk_tune.gpu_ranks = !strcmp(v, "one") ? 1 : !strcmp(v, "all") ? -1 : 0;
 	if ((v = getenv("RKTLCS_ALL_NOFILTER")) && *v) rk_tune.all_nofilter = atoi(v);
 	/* "G" or "G,alone": ranks of local rank below G are weighed as GPU ranks on the CPU (plan/share.c) */

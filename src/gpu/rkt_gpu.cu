@@ -91,6 +91,24 @@ static int64_t rg_ichunk_end(const rkt_set_t *s, int64_t a, int64_t hi, int32_t 
 	return b;
 }
 
+/* End of a piece of a claimed range [a, hi) that fits the buffers the plan sized (its
+ * largest chunk's codes, tasks, counters and reads): at least read a, which a plan chunk held. */
+static int64_t rg_ichunk_fit(const rkt_set_t *s, int64_t a, int64_t hi, int32_t tau, uint64_t code_max, uint64_t task_max,
+                             uint64_t S_max, uint64_t read_max)
+{
+	uint64_t nt = 0, ns = 0;
+	int64_t b = a;
+	while (b < hi) {
+		const uint64_t L = s->len[b] >= tau ? (uint64_t)(s->len[b] - tau + 1) : 0;
+		if (b > a && (s->off[b + 1] - s->off[a] > code_max || nt + L > task_max || ns + rg_ncounters(s->len[b], tau) > S_max ||
+		              (uint64_t)(b - a) >= read_max))
+			break;
+		nt += L; ns += rg_ncounters(s->len[b], tau);
+		b++;
+	}
+	return b;
+}
+
 /* The plan of one call: j-chunks of the sets, what is left for an i-chunk, and the largest
  * i-chunk's needs, which size the buffers. */
 typedef struct {
@@ -248,7 +266,7 @@ static rk_status_t rg_ichunk_run(rg_loop_t *L, const rkt_opt_t *o, const rkt_set
 			rg_sup_arg_t sa = { p, L->warps };
 			if ((st = rgpu_rt_timed(&d->rt, rg_sup_launch, &sa)) != RK_OK) return st;
 			L->done_tasks += p->n_tasks;
-			rk_progress(L->prog, (double)L->done_tasks);
+			if (L->prog) rk_progress(L->prog, (double)L->done_tasks);
 		}
 	}
 	rg_cand_arg_t ca = { d->S, d->rtask, d->tasks, b - a, tau, o->t, d->cand };
@@ -259,8 +277,33 @@ static rk_status_t rg_ichunk_run(rg_loop_t *L, const rkt_opt_t *o, const rkt_set
 	return RK_OK;
 }
 
-extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
-                                           const rgpu_opt_t *g, rkt_cand_t *out, rgpu_stats_t *stats)
+/* Reads of a claimed range: pieces that fit the plan's buffers, candidates into out (read lo's
+ * first). Claims at least enough starts for about eight tasks a resident warp. */
+static rk_status_t rg_rows_loop(rg_loop_t *L, const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int32_t tau, rkt_rows_t *rows,
+                                rg_task_t *htask, int64_t *hrtask, rkt_cand_t *out)
+{
+	int dev = 0, sms = 0;
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+	const double starts = s->n ? (double)(s->n_bases - s->n * (tau - 1)) / (double)s->n : 1;
+	int64_t least = (int64_t)((double)sms * 32 * 8 / (starts >= 1 ? starts : 1)) + 1, a, m;
+	if (least > (int64_t)L->pl->read_max) least = (int64_t)L->pl->read_max;
+	rk_status_t st;
+	while ((m = rows->claim(rows, least, (int64_t)L->pl->read_max, &a)) > 0) {
+		for (const int64_t e = a + m; a < e;) {
+			const int64_t b = rg_ichunk_fit(s, a, e, tau, L->pl->code_max, L->pl->task_max, L->pl->S_max, L->pl->read_max);
+			int64_t ns = 0;
+			const int64_t nt = rg_tasks(s, L->pk, a, b, tau, htask, hrtask, &ns);
+			if ((st = rg_ichunk_run(L, o, s, a, b, tau, htask, hrtask, nt, ns, out + (a - lo)))) return st;
+			a = b;
+		}
+	}
+	return RK_OK;
+}
+
+/* rgpu_rkt_candidates, or with rows its claims of [lo, hi), each pair walked from both reads */
+static rk_status_t rg_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rgpu_opt_t *g,
+                                 rkt_rows_t *rows, rkt_cand_t *out, rgpu_stats_t *stats)
 {
 	rgpu_stats_t dummy;
 	rgpu_stats_t *sp = stats ? stats : &dummy;
@@ -278,8 +321,14 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	memset(&d, 0, sizeof d);
 	memset(&pl, 0, sizeof pl);
 
-	for (int64_t r = lo; r < hi; r++) { out[r - lo].pos = -1; out[r - lo].len = 0; out[r - lo].support = 0; }
+	/* (rows: other workers write the rows they claim, at the same time) */
+	for (int64_t r = lo; !rows && r < hi; r++) { out[r - lo].pos = -1; out[r - lo].len = 0; out[r - lo].support = 0; }
 	if (o->k < 0 || o->t < 1 || o->tau < 1) { rk_set_error("invalid parameters"); return RK_EINPUT; }
+	if (hi > lo && o->tau > s->max_len && rows) {  /* no read has a candidate: the claimed rows say so */
+		int64_t a, n;
+		while ((n = rows->claim(rows, 1, hi - lo, &a)) > 0)
+			for (int64_t r = a; r < a + n; r++) { out[r - lo].pos = -1; out[r - lo].len = 0; out[r - lo].support = 0; }
+	}
 	if (hi <= lo || o->tau > s->max_len) return RK_OK;
 	const int32_t tau = (int32_t)o->tau, k = (int32_t)(o->k < s->max_len ? o->k : s->max_len);
 	if (s->max_len > rgpu_rkt_max_len(tau)) {
@@ -294,7 +343,7 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 	if ((st = rgpu_rt_init(&d.rt, g, sp)) != RK_OK) { rgpu_rt_free(&d.rt); return st; }
 	const uint64_t budget = d.rt.budget;
 	if ((st = rg_pack_build(&pk, s, g->n_threads)) != RK_OK) { rg_dev_free(&d); return st; }
-	{
+	if (!rows) {
 		int ran = 0;
 		if ((st = rg_once_run(o, s, lo, hi, &pk, &d.rt, 0, 1, out, 0, &ran)) != RK_OK || ran) goto done;
 	}
@@ -317,13 +366,14 @@ extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *
 		int64_t total_tasks = 0;
 		for (int64_t r = lo; r < hi; r++) total_tasks += s->len[r] >= tau ? s->len[r] - tau + 1 : 0;
 		total_tasks *= pl.n_jchunk;
-		rk_progress_start(&prog, "rkt gpu: tasks (read x start)", (double)total_tasks);
-		L.prog = &prog;
+		if (!rows) rk_progress_start(&prog, "rkt gpu: tasks (read x start)", (double)total_tasks);  /* else the claims' owner's */
+		L.prog = rows ? 0 : &prog;
 		L.sp = sp;
 		L.warps = warps;
 		L.per_launch = RG_LAUNCH_TASKS - RG_LAUNCH_TASKS % (warps * tpw);
 		L.uploaded = -1;
-		for (int64_t a = lo; a < hi;) {
+		if (rows) st = rg_rows_loop(&L, o, s, lo, tau, rows, htask, hrtask, out);
+		else for (int64_t a = lo; a < hi;) {
 			const int64_t b = rg_ichunk_end(s, a, hi, tau, pl.icap, rk_tune.gpu_chunk_reads);
 			int64_t ns = 0;
 			const int64_t nt = rg_tasks(s, &pk, a, b, tau, htask, hrtask, &ns);
@@ -338,6 +388,18 @@ done:
 	free(htask); free(hrtask); free(pl.jcut);
 	sp->total_s = rk_realtime() - t_start;
 	return st;
+}
+
+extern "C" rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
+                                           const rgpu_opt_t *g, rkt_cand_t *out, rgpu_stats_t *stats)
+{
+	return rg_candidates(o, s, lo, hi, g, 0, out, stats);
+}
+
+extern "C" rk_status_t rgpu_rkt_candidates_rows(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
+                                                const rgpu_opt_t *g, rkt_rows_t *rows, rkt_cand_t *out, rgpu_stats_t *stats)
+{
+	return rg_candidates(o, s, lo, hi, g, rows, out, stats);
 }
 
 extern "C" rk_status_t rgpu_rkt_supports(const rkt_opt_t *o, const rkt_set_t *s, int share, int nshare, const rgpu_opt_t *g,

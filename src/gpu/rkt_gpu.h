@@ -20,6 +20,15 @@ int32_t rgpu_rkt_max_len(int64_t tau);
 rk_status_t rgpu_rkt_candidates(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi,
                                 const rgpu_opt_t *g, rkt_cand_t *out, rgpu_stats_t *st);
 
+/* The same, each pair walked from both reads, for the rows of [lo, hi) that rows->claim hands
+ * this GPU (others compute the rest): out has hi - lo entries, read lo's first, and only the
+ * claimed ones are written. */
+rk_status_t rgpu_rkt_candidates_rows(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rgpu_opt_t *g,
+                                     rkt_rows_t *rows, rkt_cand_t *out, rgpu_stats_t *stats);
+/* This job's pairs are walked from both reads on the GPU (walk-once does not apply, its
+ * memory aside): its reads can be shared out by rows. No device call. */
+int rgpu_rkt_walks_twice(const rkt_opt_t *o, const rkt_set_t *s);
+
 /* Walk-once share of a run over several ranks: supports of every read of s from units
  * share, share + nshare, ... of the walk-once plan, as differences between levels, for the
  * ranks to sum (uint32 sums wrap, and wrap back). *S is allocated here and freed by the

@@ -176,6 +176,22 @@ oom:
 	return RK_ERES;
 }
 
+int rg_once_warps(const rkt_opt_t *o, const rkt_set_t *s)
+{
+	const int32_t tau = (int32_t)o->tau, k = (int32_t)(o->k < s->max_len ? o->k : s->max_len);
+	const int32_t lr = s->max_len - tau + 1, lpad = rg_lpad(s->max_len);
+	if (rk_tune.rkt_gpu_twice > 0 || s->max_len > RG_ONCE_MAXLEN || lr < 1) return 0;
+	if (!rk_tune.rkt_gpu_twice && rg_survive(k, tau) > RG_ONCE_MAX_SURVIVE) return 0;  /* -1: forced (tests) */
+	for (int w = 8; w >= 1; w /= 2)
+		if (w * rg_osmem_warp(lr, lpad) <= (size_t)(w > 1 ? RG_SMEM_SHARED : RG_SMEM_MAX)) return w;
+	return 0;
+}
+
+extern "C" int rgpu_rkt_walks_twice(const rkt_opt_t *o, const rkt_set_t *s)
+{
+	return o->tau >= 1 && o->k >= 0 && !rg_once_warps(o, s);
+}
+
 #define UP(dst, src, n) CUDA_CHECK_GOTO(cudaMemcpyAsync((dst), (src), (n), cudaMemcpyHostToDevice, st_), done)
 
 rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, rgpu_rt_t *rt,
@@ -197,11 +213,7 @@ rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int6
 	memset(&p, 0, sizeof p);
 	memset(&prog, 0, sizeof prog);
 	*ran = 0;
-	if (rk_tune.rkt_gpu_twice > 0 || s->max_len > RG_ONCE_MAXLEN || lr < 1) return RK_OK;
-	if (!rk_tune.rkt_gpu_twice && rg_survive(k, tau) > RG_ONCE_MAX_SURVIVE) return RK_OK;  /* -1: forced (tests) */
-	for (int w = 8; w >= 1 && !warps; w /= 2)
-		if (w * rg_osmem_warp(lr, lpad) <= (size_t)(w > 1 ? RG_SMEM_SHARED : RG_SMEM_MAX)) warps = w;
-	if (!warps) return RK_OK;
+	if (!(warps = rg_once_warps(o, s))) return RK_OK;
 	p.k = k; p.tau = tau; p.lr = lr; p.lpad = lpad; p.ny = lr; p.carveout = rk_tune.gpu_carveout;
 	p.minb = rk_tune.gpu_once_minb;
 	CUDA_CHECK(rg_once_blocks(&p, warps, &blocks));

@@ -24,6 +24,10 @@ typedef struct {
  * With keep, the support differences and the reads' table stay on the device in *keep
  * (the caller frees them) instead of candidates going to out.
  * Frees what else it allocates. */
+/* Warps per block of a walk-once launch for this job; 0 when walk-once does not apply (long
+ * reads, most starts survive tau, forced off), whatever the memory budget. */
+int rg_once_warps(const rkt_opt_t *o, const rkt_set_t *s);
+
 rk_status_t rg_once_run(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, int64_t hi, const rg_pack_t *pk, rgpu_rt_t *rt,
                         int share, int nshare, rkt_cand_t *out, rg_okeep_t *keep, int *ran);
 

@@ -1,4 +1,5 @@
 /* Rkt-LCS under MPI (rkt_run.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -116,6 +117,21 @@ static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const 
 }
 #endif
 
+/* The reads are shared by claims between a GPU and its rank's threads (rkt_hybrid.c): auto
+ * (--backend gpu keeps the GPU alone), a GPU in the job, and a job the GPU walks from both
+ * reads (walk-once needs every pair's both reads in one walk). Alike on every rank. */
+static int rkt_hybrid_due(const rk_common_t *c, const rkt_opt_t *ro, const rkt_set_t *set, int gpu_in_job)
+{
+	if (rk_tune.rkt_hybrid == 2) return 1;
+	if (rk_tune.rkt_hybrid < 0 || c->backend != RK_BACKEND_AUTO || !gpu_in_job || set->n < 2) return 0;
+#ifdef RKTLCS_HAVE_CUDA
+	return rgpu_rkt_walks_twice(ro, set) && set->max_len <= rgpu_rkt_max_len(ro->tau);
+#else
+	(void)ro;
+	return 0;
+#endif
+}
+
 rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 {
 	double t0 = rk_realtime();
@@ -170,9 +186,13 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	if (!bounds || !wt) { rk_err("out of memory"); st = RK_ERES; }
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
 	/* GPU and CPU ranks side by side: shares by their rates; a CPU rank walks its reads against
-	 * all (twice the pairs of one rank's walk-once) */
-	if (!solo_gpu && (st = rmpi_share_weights(w, &o->c, &cj, 2, &be, wt)) != RK_OK) rk_err("%s", rk_error());
+	 * all (twice the pairs of one rank's walk-once). Where the GPU's reads are shared with its
+	 * rank's threads by claims, the other ranks take nothing and leave it their cores. */
+	const int hybrid = rkt_hybrid_due(&o->c, &o->algo, &set, gpu_cost);
+	if (!solo_gpu && (st = rmpi_share_weights(w, &o->c, &cj, hybrid ? INFINITY : 2, &be, wt)) != RK_OK) rk_err("%s", rk_error());
 	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	if (hybrid && w->rank == 0)
+		rk_debug("rkt: a GPU's reads are shared by claims with its rank's CPU threads; ranks without one take nothing and wait");
 	if (solo_gpu) for (int r = 0; r <= w->size; r++) bounds[r] = r ? set.n : 0;
 	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, wt, bounds);
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
@@ -204,6 +224,14 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 		free(soff);
 		if (st) goto done;
 	}
+#endif
+	const int standin = rk_tune.rkt_hybrid == 2 && (rk_tune.standin_gpus <= 0 || w->local_rank < rk_tune.standin_gpus);
+	if (!shared && hybrid && (be.use_gpu || standin) && hi > lo) {
+		st = rmpi_rkt_hybrid(&ro, &set, lo, hi, &be, standin && !be.use_gpu, mine, &shared);
+		if (st != RK_OK && be.use_gpu && rmpi_gpu_failed(&o->c, &be, st)) { st = RK_OK; shared = 0; }
+		else if (st != RK_OK) { shared = 1; rk_err("%s", rk_error()); }
+	}
+#ifdef RKTLCS_HAVE_CUDA
 	if (!shared && be.use_gpu && (st = rgpu_rkt_candidates(&ro, &set, lo, hi, &be.g, mine, &be.stats)) != RK_OK &&
 	    rmpi_gpu_failed(&o->c, &be, st))
 		st = RK_OK;
@@ -213,7 +241,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	 * then holds the counters of all reads, so only while they take at most a quarter of the
 	 * node's memory per rank; else each rank walks its own reads against all (pairs across
 	 * two ranks' reads walked by both). */
-	if (!shared && w->size > 1 && !rmpi_any(w, be.use_gpu)) {
+	if (!shared && !hybrid && w->size > 1 && !rmpi_any(w, be.use_gpu)) {
 		uint64_t *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
 		if (soff) rkt_support_offs(&set, ro.tau, bounds, w->size + 1, soff);  /* bounds[size] = n: all counters */
 		const double need = soff ? 4.0 * (double)soff[w->size] : 0;
@@ -239,7 +267,8 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	}
 	if (!shared && !be.use_gpu && hi > lo && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	rmpi_clock_lap(&clk, RMPI_COMPUTE);
-	if ((st = rmpi_agree(w, st)) != RK_OK) goto done;
+	/* ranks left without reads wait sleeping: a spinning wait would take a core from the threads */
+	if ((st = hybrid ? rmpi_agree_idle(w, st) : rmpi_agree(w, st)) != RK_OK) goto done;
 	rkt_gather_t g = { bounds, all };
 	if ((st = rmpi_gather_each(w, mine, sizeof(rkt_cand_t) * (uint64_t)(hi - lo), rkt_take, &g)) != RK_OK) goto done;
 	rmpi_clock_lap(&clk, RMPI_GATHER);
