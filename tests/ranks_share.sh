@@ -59,5 +59,20 @@ for args in "lev pa.fa pb.fa --path" "lcs pa.fa pb.fa --seq" "lev --all aa.fa"; 
 	elif [ -z "$say" ] || ! grep -q ", 1 rank, " err; then bad "$args np=3 solo: -v does not say rank 0 alone, or the summary counts other ranks: '$say'"
 	else ok "$args np=3, one GPU, threads not given: ${say#ranks: }"; fi
 done
+# Rkt-LCS rows pulled by claims from one counter by a GPU rank's device and its other threads
+# (rkt_hybrid.c), the CPU standing in for the device: one process and rank 0 of 2-3 ranks
+"$cli" r.fa -k 3 -t 10 -tau 12 --backend cpu --threads 1 -q --candidates refc.tsv -o ref.tsv || bad "rkt: one rank failed"
+for case in "1:" "2:1" "3:1"; do
+	np=${case%%:*} si=${case#*:}
+	rm -f np.tsv npc.tsv
+	RKTLCS_GPU_STANDIN=$si RKTLCS_RKT_HYBRID=standin timeout 300 "$mpiexec" --oversubscribe --bind-to none -np "$np" \
+		-x RKTLCS_GPU_STANDIN -x RKTLCS_RKT_HYBRID "$cli" r.fa -k 3 -t 10 -tau 12 --backend cpu --threads 2 -v \
+		--candidates npc.tsv -o np.tsv 2> err
+	rc=$? say=$(grep -m1 -o "reads 1-600 shared by claims.*" err)
+	if [ $rc -ne 0 ]; then bad "rkt claims np=$np: exit $rc: $(grep -v '^\[rktlcs\] debug' err | head -3)"
+	elif ! cmp -s ref.tsv np.tsv || ! cmp -s refc.tsv npc.tsv; then bad "rkt claims np=$np: the output differs: $(diff refc.tsv npc.tsv | head -3)"
+	elif [ -z "$say" ]; then bad "rkt claims np=$np: -v does not say the claims"
+	else ok "rkt claims np=$np: $say"; fi
+done
 echo "ranks_share: $pass passed, $fail failed"
 [ $fail -eq 0 ]

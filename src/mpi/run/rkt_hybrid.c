@@ -14,17 +14,19 @@
 #define HY_EARLY_S 0.05      /* until the GPU's pace is known, pieces this short: a job the GPU
                               * ends soon must not wait for a thread's piece */
 #define HY_END_SAFETY 0.8    /* a thread's piece ends before the GPU would end what is left alone */
-#define HY_GPU_PART 8        /* the GPU claims this part of what is left (guided), at least its fill */
+#define HY_GPU_FIRST 4       /* the GPU's first claim: this part of the rows, its pace unknown */
 #define HY_STANDIN_LEAST 16  /* the CPU standing in for the GPU (tests): its claims */
 #define HY_STANDIN_MOST 4096
 
 typedef struct {
 	pthread_mutex_t mu;
-	int64_t lo, hi, next;      /* rows [lo, hi); next: the first not claimed */
+	int64_t lo, hi, next, back; /* rows [lo, hi); [next, back) not claimed: the GPU takes from the front,
+	                             * the threads from the back */
 	double gpu_rate;           /* rows a second the GPU has reached; 0: not known yet */
 	double gpu_t, gpu_busy;    /* its last claim's time, its time in pieces */
 	int64_t gpu_last, gpu_rows, cpu_rows;
 	double cpu_busy;           /* the threads' seconds in pieces, summed */
+	int n_cpu;                 /* threads */
 	int gpu_done;              /* the GPU claims no more: the threads end the rest */
 	int failed;                /* a worker failed: nobody claims */
 	rk_status_t cpu_st;
@@ -43,7 +45,9 @@ typedef struct {
 	rkt_cand_t *out;           /* read h->lo's first */
 } hy_worker_t;
 
-/* the GPU's claims: what its last piece took gives its pace */
+/* The GPU's claims: what its last piece took gives its pace; once the threads' pace is known
+ * too, it claims its part of what is left at both paces. Few claims: each ends its launches'
+ * last wave part idle. */
 static int64_t hy_gpu_claim(rkt_rows_t *r, int64_t least, int64_t most, int64_t *first)
 {
 	hy_t *h = ((hy_rows_t *)r)->h;
@@ -55,8 +59,10 @@ static int64_t hy_gpu_claim(rkt_rows_t *r, int64_t least, int64_t most, int64_t 
 		h->gpu_rate = h->gpu_busy > 0 ? (double)h->gpu_rows / h->gpu_busy : 0;
 		rk_progress(&h->prog, (double)(h->gpu_rows + h->cpu_rows));
 	}
-	const int64_t left = h->hi - h->next;
-	int64_t n = left / HY_GPU_PART;
+	const int64_t left = h->back - h->next;
+	const double cpu_rate = h->cpu_busy > 0 ? (double)h->n_cpu * (double)h->cpu_rows / h->cpu_busy : 0;
+	int64_t n = h->gpu_rate > 0 && cpu_rate > 0 ? (int64_t)((double)left * h->gpu_rate / (h->gpu_rate + cpu_rate)) + 1
+	                                            : left / HY_GPU_FIRST;
 	if (n < least) n = least;
 	if (n > most) n = most;
 	if (n > left) n = left;
@@ -75,7 +81,7 @@ static int64_t hy_gpu_claim(rkt_rows_t *r, int64_t least, int64_t most, int64_t 
 static int64_t hy_cpu_claim(hy_t *h, double per, int64_t *first)
 {
 	pthread_mutex_lock(&h->mu);
-	const int64_t left = h->hi - h->next;
+	const int64_t left = h->back - h->next;
 	double n = per > 0 && HY_CPU_CHUNK_S / per > 1 ? HY_CPU_CHUNK_S / per : 1;
 	if (per > 0 && !h->gpu_done) {
 		if (h->gpu_rate > 0) {  /* the only way a thread stops before the rows run out */
@@ -85,9 +91,9 @@ static int64_t hy_cpu_claim(hy_t *h, double per, int64_t *first)
 			n = HY_EARLY_S / per > 1 ? HY_EARLY_S / per : 1;
 	}
 	int64_t c = n < (double)left ? (int64_t)n : left;
-	if (h->failed) c = 0;
-	*first = h->next;
-	if (c > 0) h->next += c;
+	if (h->failed || c < 0) c = 0;
+	h->back -= c;
+	*first = h->back;
 	pthread_mutex_unlock(&h->mu);
 	return c > 0 ? c : 0;
 }
@@ -156,7 +162,7 @@ rk_status_t rmpi_rkt_hybrid(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, 
 	hy_t h;
 	memset(&h, 0, sizeof h);
 	pthread_mutex_init(&h.mu, 0);
-	h.lo = lo; h.hi = hi; h.next = lo;
+	h.lo = lo; h.hi = hi; h.next = lo; h.back = hi;
 	rkt_opt_t one = *o;
 	one.n_threads = 1;
 	hy_worker_t wk = { &h, &one, s, out };
@@ -169,6 +175,7 @@ rk_status_t rmpi_rkt_hybrid(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, 
 		return RK_OK;
 	}
 	*ran = 1;
+	h.n_cpu = made;
 	const double t0 = rk_realtime();
 	rk_progress_start(&h.prog, "rkt: reads (the GPU and the CPU threads)", (double)(hi - lo));
 	rk_status_t st = hy_gpu_side(&h, o, s, be, standin, out);
@@ -177,8 +184,8 @@ rk_status_t rmpi_rkt_hybrid(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, 
 	free(tid);
 	pthread_mutex_destroy(&h.mu);
 	if (!st && h.cpu_st) st = h.cpu_st;
-	if (!st && h.next < hi) {  /* cannot happen: once the GPU is done the threads claim to the end */
-		rk_set_error("rkt: %lld reads were left unclaimed", (long long)(hi - h.next));
+	if (!st && h.next < h.back) {  /* cannot happen: once the GPU is done the threads claim to the end */
+		rk_set_error("rkt: %lld reads were left unclaimed", (long long)(h.back - h.next));
 		st = RK_ERES;
 	}
 	if (!st)
