@@ -76,8 +76,8 @@ static int64_t hy_gpu_claim(rkt_rows_t *r, int64_t least, int64_t most, int64_t 
 }
 
 /* A thread's next piece (0: it stops), per: its seconds a row (0: not measured). Once the
- * GPU's pace is known, a piece must end before the GPU would end the rest alone, or the job
- * waits for the thread. */
+ * GPU's pace is known, a piece must end before the GPU would end its claimed piece and the
+ * rows not claimed yet alone, or the job waits for the thread. */
 static int64_t hy_cpu_claim(hy_t *h, double per, int64_t *first)
 {
 	pthread_mutex_lock(&h->mu);
@@ -85,7 +85,7 @@ static int64_t hy_cpu_claim(hy_t *h, double per, int64_t *first)
 	double n = per > 0 && HY_CPU_CHUNK_S / per > 1 ? HY_CPU_CHUNK_S / per : 1;
 	if (per > 0 && !h->gpu_done) {
 		if (h->gpu_rate > 0) {  /* the only way a thread stops before the rows run out */
-			const double cap = HY_END_SAFETY * (double)left / (h->gpu_rate * per + 1);
+			const double end = h->gpu_t + (double)(h->gpu_last + left) / h->gpu_rate, cap = HY_END_SAFETY * (end - rk_realtime()) / per;
 			if (n > cap) n = cap;
 		} else if (n > HY_EARLY_S / per)
 			n = HY_EARLY_S / per > 1 ? HY_EARLY_S / per : 1;
