@@ -197,6 +197,8 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	else rmpi_partition(set.len, set.n, w->size, gpu_cost ? (int32_t)(o->algo.tau < set.max_len ? o->algo.tau - 1 : set.max_len) : 0, wt, bounds);
 	int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
 	rkt_opt_t ro = o->algo;
+	/* rank 0's GPU taking every read shares them with the node's cores (the others wait idle) */
+	if (solo_gpu && hybrid && w->rank == 0) be.threads = rmpi_threads_alone(w, &o->c);
 	ro.n_threads = be.g.n_threads = rmpi_be_threads(w, &o->c, &be);
 	mine = malloc(sizeof(rkt_cand_t) * (size_t)(hi - lo + 1));
 	if (w->rank == 0) all = malloc(sizeof(rkt_cand_t) * (size_t)set.n);
