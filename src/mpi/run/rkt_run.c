@@ -117,6 +117,41 @@ static rk_status_t rkt_sum_supports(const rmpi_t *w, rgpu_rkt_sup_t *sup, const 
 }
 #endif
 
+/* CPU ranks likewise (collective, every rank a CPU rank): each unordered pair is walked by one
+ * rank (rows dealt out in turn), which counts it for both reads; the counters are summed to the
+ * reads' owners. Every rank then holds the counters of all reads, so only while they take at
+ * most a quarter of the node's memory per rank; else (*shared stays 0) each rank walks its own
+ * reads against all (pairs across two ranks' reads walked by both). */
+static rk_status_t rkt_cpu_dealt(const rmpi_t *w, const rkt_opt_t *ro, const rkt_set_t *set, const int64_t *bounds,
+                                 rkt_cand_t *mine, rmpi_clock_t *clk, int *shared)
+{
+	const int64_t lo = bounds[w->rank], hi = bounds[w->rank + 1];
+	rk_status_t st = RK_OK;
+	uint64_t *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
+	if (soff) rkt_support_offs(set, ro->tau, bounds, w->size + 1, soff);  /* bounds[size] = n: all counters */
+	const double need = soff ? 4.0 * (double)soff[w->size] : 0;
+	const double room = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 4 / (w->local_size > 0 ? w->local_size : 1);
+	if (!rmpi_any(w, !soff || need > room)) {
+		uint32_t *S = 0;
+		uint64_t nS = 0;
+		st = rkt_supports(ro, set, w->rank, w->size, &S, &nS);
+		if (st) rk_debug("rkt: rank %d: %s; each rank walks its own reads", w->rank, rk_error());
+		if (st) rk_clear_error();
+		if (!rmpi_any(w, st != RK_OK)) {
+			rmpi_clock_lap(clk, RMPI_COMPUTE);
+			rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
+			rmpi_clock_lap(clk, RMPI_GATHER);
+			if ((st = rkt_cands_from_supports(ro, set, S, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
+			rk_debug("rkt: rank %d: pairs dealt out to the CPU ranks, counters summed", w->rank);
+			*shared = 1;
+		} else st = RK_OK;
+		free(S);
+	} else if (w->rank == 0)
+		rk_debug("rkt: the counters of all reads (%.3g GB) are too many for every rank to hold; each rank walks its own reads", need / 1e9);
+	free(soff);
+	return st;
+}
+
 /* The reads are shared by claims between a GPU and its rank's threads (rkt_hybrid.c): auto
  * (--backend gpu keeps the GPU alone), a GPU in the job, and a job the GPU walks from both
  * reads (walk-once needs every pair's both reads in one walk). Alike on every rank. */
@@ -238,35 +273,7 @@ rk_status_t rmpi_rkt_run(const rmpi_t *w, const rkt_run_opt_t *o)
 	    rmpi_gpu_failed(&o->c, &be, st))
 		st = RK_OK;
 #endif
-	/* CPU ranks likewise: each unordered pair is walked by one rank (rows dealt out in turn),
-	 * which counts it for both reads; the counters are summed to the reads' owners. Every rank
-	 * then holds the counters of all reads, so only while they take at most a quarter of the
-	 * node's memory per rank; else each rank walks its own reads against all (pairs across
-	 * two ranks' reads walked by both). */
-	if (!shared && !hybrid && w->size > 1 && !rmpi_any(w, be.use_gpu)) {
-		uint64_t *soff = malloc(sizeof(uint64_t) * ((size_t)w->size + 1));
-		if (soff) rkt_support_offs(&set, ro.tau, bounds, w->size + 1, soff);  /* bounds[size] = n: all counters */
-		const double need = soff ? 4.0 * (double)soff[w->size] : 0;
-		const double room = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 4 / (w->local_size > 0 ? w->local_size : 1);
-		if (!rmpi_any(w, !soff || need > room)) {
-			uint32_t *S = 0;
-			uint64_t nS = 0;
-			st = rkt_supports(&ro, &set, w->rank, w->size, &S, &nS);
-			if (st) rk_debug("rkt: rank %d: %s; each rank walks its own reads", w->rank, rk_error());
-			if (st) rk_clear_error();
-			if (!rmpi_any(w, st != RK_OK)) {
-				rmpi_clock_lap(&clk, RMPI_COMPUTE);
-				rmpi_sum_u32_to(w, S, soff);  /* each rank the sums of its own reads */
-				rmpi_clock_lap(&clk, RMPI_GATHER);
-				if ((st = rkt_cands_from_supports(&ro, &set, S, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
-				rk_debug("rkt: rank %d: pairs dealt out to the CPU ranks, counters summed", w->rank);
-				shared = 1;
-			} else st = RK_OK;
-			free(S);
-		} else if (w->rank == 0)
-			rk_debug("rkt: the counters of all reads (%.3g GB) are too many for every rank to hold; each rank walks its own reads", need / 1e9);
-		free(soff);
-	}
+	if (!shared && !hybrid && w->size > 1 && !rmpi_any(w, be.use_gpu)) st = rkt_cpu_dealt(w, &ro, &set, bounds, mine, &clk, &shared);
 	if (!shared && !be.use_gpu && hi > lo && (st = rkt_candidates(&ro, &set, lo, hi, mine)) != RK_OK) rk_err("%s", rk_error());
 	rmpi_clock_lap(&clk, RMPI_COMPUTE);
 	/* ranks left without reads wait sleeping: a spinning wait would take a core from the threads */
