@@ -168,16 +168,22 @@ rk_status_t rmpi_rkt_hybrid(const rkt_opt_t *o, const rkt_set_t *s, int64_t lo, 
 	hy_worker_t wk = { &h, &one, s, out };
 	pthread_t *tid = malloc(sizeof(pthread_t) * (size_t)nw);
 	int made = 0;
-	for (int i = 0; tid && i < nw; i++) made += pthread_create(&tid[made], 0, hy_worker, &wk) == 0;
+	/* before the threads, which report to it */
+	rk_progress_start(&h.prog, "rkt: reads (the GPU and the CPU threads)", (double)(hi - lo));
+	for (int i = 0; tid && i < nw; i++)
+		if (pthread_create(&tid[made], 0, hy_worker, &wk) == 0) {
+			made++;
+			pthread_mutex_lock(&h.mu);
+			h.n_cpu = made;
+			pthread_mutex_unlock(&h.mu);
+		}
 	if (!made) {  /* no thread to share with: the caller runs the GPU alone */
 		free(tid);
 		pthread_mutex_destroy(&h.mu);
 		return RK_OK;
 	}
 	*ran = 1;
-	h.n_cpu = made;
 	const double t0 = rk_realtime();
-	rk_progress_start(&h.prog, "rkt: reads (the GPU and the CPU threads)", (double)(hi - lo));
 	rk_status_t st = hy_gpu_side(&h, o, s, be, standin, out);
 	for (int i = 0; i < made; i++) pthread_join(tid[i], 0);
 	rk_progress_end(&h.prog);
