@@ -35,15 +35,21 @@ static int same(const rkt_cand_t *a, const rkt_cand_t *b, int64_t m, const char 
 	return 1;
 }
 
+/* Options of one run: k, t, tau; the device's defaults. */
+static void test_opts(rkt_opt_t *o, rgpu_opt_t *g, long k, long t, long tau)
+{
+	rkt_opt_init(o);
+	rgpu_opt_init(g);
+	o->k = k; o->t = t; o->tau = tau;
+}
+
 /* GPU candidates of the whole set, split into `parts` rank ranges, under mem_limit. */
 static void gpu_run(const rkt_set_t *set, long k, long t, long tau, int parts, uint64_t mem_limit, int chunks,
                     rkt_cand_t *got, const char *what)
 {
 	rkt_opt_t o;
 	rgpu_opt_t g;
-	rkt_opt_init(&o);
-	rgpu_opt_init(&g);
-	o.k = k; o.t = t; o.tau = tau;
+	test_opts(&o, &g, k, t, tau);
 	g.mem_limit = mem_limit;
 	rk_tune.gpu_chunk_reads = chunks ? tu_range(1, 3) : 0;
 	rk_tune.gpu_chunk_sets = chunks ? 1 : 0;
@@ -84,9 +90,7 @@ static void rows_run(const rkt_set_t *set, long k, long t, long tau, int chunks,
 {
 	rkt_opt_t o;
 	rgpu_opt_t g;
-	rkt_opt_init(&o);
-	rgpu_opt_init(&g);
-	o.k = k; o.t = t; o.tau = tau;
+	test_opts(&o, &g, k, t, tau);
 	rk_tune.gpu_chunk_reads = chunks ? tu_range(1, 3) : 0;
 	rk_tune.gpu_chunk_sets = chunks ? 1 : 0;
 	const int64_t m = set->n, lo = tu_range(0, m / 3), hi = m - tu_range(0, m / 3);
@@ -118,9 +122,7 @@ static int share_run(const rkt_set_t *set, long k, long t, long tau, int nshare,
 {
 	rkt_opt_t o;
 	rgpu_opt_t g;
-	rkt_opt_init(&o);
-	rgpu_opt_init(&g);
-	o.k = k; o.t = t; o.tau = tau;
+	test_opts(&o, &g, k, t, tau);
 	rk_tune.rkt_gpu_twice = -1;
 	uint32_t *sum = 0;
 	uint64_t n = 0;
