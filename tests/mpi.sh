@@ -28,6 +28,15 @@ for set in "${sets[@]}"; do
 	grep -v '^#' "$tmp/o1.tsv" | head -3
 done
 if [ "$part" = real ]; then echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; fi
+# mpirun -np 1 runs as one plain process (no MPI_Init: comm.c's world of one); with MPI
+# forced it gives the same bytes, and -v says which it was
+f=${sets[0]%%:*}
+mpi 1 "$cli" "$f" -k 3 -t 20 -tau 10 --threads 1 -v -o "$tmp/w1.tsv" 2> "$tmp/w1.err"
+mpi 1 -x RKTLCS_FORCE_MPI=1 "$cli" "$f" -k 3 -t 20 -tau 10 --threads 1 -v -o "$tmp/wf.tsv" 2> "$tmp/wf.err"
+if grep -q 'world of one rank: run as one plain process' "$tmp/w1.err" && ! grep -q 'mpi: 1 ranks' "$tmp/w1.err" \
+	&& grep -q 'mpi: 1 ranks on 1 node' "$tmp/wf.err" && cmp -s "$tmp/w1.tsv" "$tmp/wf.tsv"; then
+	pass=$((pass + 1)); echo "ok   np=1 without MPI_Init equals np=1 with it"
+else fail=$((fail + 1)); echo "FAIL np=1 without MPI_Init: $(grep -h 'mpi:' "$tmp/w1.err" "$tmp/wf.err" | tr '\n' ' ')"; fi
 # CPU ranks deal out the unordered pairs and sum the counters to the reads' owners (rank 0's
 # debug line says so); the loop above compared their output with np=1
 mpi 3 "$cli" "$data/mixed.fa" -k 2 -t 3 -tau 8 --threads 1 -v -o "$tmp/dv.tsv" 2> "$tmp/dv.err"

@@ -31,6 +31,21 @@
 #define RMPI_LEAKS_ON() ((void)0)
 #endif
 
+/* A launcher's world of one rank (mpirun -np 1): nothing to talk to, so no MPI_Init, whose
+ * start and end were most of a small job's wall under mpirun. srun's tasks, which each see a
+ * world of one without an MPI plugin, keep MPI so rmpi_check_srun can name the mistake. */
+static int rmpi_world_of_one(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 0 };
+	const char *t = getenv("SLURM_STEP_NUM_TASKS");
+	if (t && atoi(t) > 1) return 0;
+	for (int i = 0; vars[i]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v) return strcmp(v, "1") == 0;
+	}
+	return 0;
+}
+
 /* Launched by mpirun/srun? Without a process manager we run as one plain process and
  * skip MPI_Init, whose singleton start-up costs ~0.3 s. */
 static int rmpi_launched(void)
@@ -38,7 +53,7 @@ static int rmpi_launched(void)
 	static const char *vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS", 0 };
 	if (rk_tune.force_mpi) return 1;
 	for (int i = 0; vars[i]; i++)
-		if (getenv(vars[i])) return 1;
+		if (getenv(vars[i])) return !rmpi_world_of_one();
 	return 0;
 }
 
@@ -109,7 +124,10 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	int provided;
 	memset(w, 0, sizeof *w);
 	w->size = w->local_size = w->nodes = 1;
-	if (!rmpi_launched()) return rmpi_check_srun(w);
+	if (!rmpi_launched()) {
+		if (!rk_tune.force_mpi && rmpi_world_of_one()) rk_debug("mpi: a launcher's world of one rank: run as one plain process, without MPI");
+		return rmpi_check_srun(w);
+	}
 	w->mpi = 1;
 	/* Open MPI finds the node's topology with hwloc, whose OpenCL plugin (Debian's
 	 * libhwloc-plugins) starts every GPU of the node to list it: `mpirun -np 1 true` took 1.07-
