@@ -193,11 +193,11 @@ for stage in "$@"; do
 		./build-gpu/tests/rkt_genpairs 150000 150 5 12 /tmp/san_pa.fa /tmp/san_pb.fa > /dev/null
 		RKTLCS_ALL_NOFILTER=1 ./build-gpu/rktlcs lev --all /tmp/san_la.fa --max-dist 12 --backend cpu -q -o /tmp/san_la_ref.tsv
 		./build-gpu/rktlcs lev /tmp/san_pa.fa /tmp/san_pb.fa --backend cpu -q -o /tmp/san_lp_ref.tsv
-		for tool in memcheck racecheck initcheck synccheck; do
+		for tool in ${SAN_TOOLS:-memcheck racecheck initcheck synccheck}; do
 			for w in ${SAN_WORK:-rkt rktonce rktipc ham hampairs}; do
 				pre=() bin=./build-gpu/rktlcs
 				case $w in
-				rktrows) bin=./build-gpu/tests/test_gpu   # reads claimed by the GPU beside a CPU worker (rkt_hybrid.c), checked by the test itself
+				rktrows) bin=./build-gpu/tests/test_gpu; pre=(env TEST_GPU_ROWS_ONLY=1)   # reads claimed by the GPU beside a CPU worker (rkt_hybrid.c), checked by the test itself
 					args=(${SAN_ROWS_SETS:-6} 7 0); ref=; got= ;;
 				rktipc) pre=(mpirun --oversubscribe -np 2 -x LD_LIBRARY_PATH -x RKTLCS_GPU_RANKS=all)  # walk-once shares summed between the devices
 					args=(/tmp/s200.fa -k 3 -t 5 -tau 12 --backend gpu --candidates /tmp/san_c.tsv -o /tmp/san.tsv -q); ref=/tmp/san_c_ref.tsv; got=/tmp/san_c.tsv ;;

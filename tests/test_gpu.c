@@ -86,6 +86,10 @@ static int64_t rows_test_claim(rkt_rows_t *r, int64_t least, int64_t most, int64
 	return c;
 }
 
+/* TEST_GPU_ROWS_ONLY: the random sets' claimed rows alone (device.sh sanitize rktrows: the
+ * sanitizers are too slow for every run of every set) */
+static int rows_only;
+
 static void rows_run(const rkt_set_t *set, long k, long t, long tau, int chunks, rkt_cand_t *got, const char *what)
 {
 	rkt_opt_t o;
@@ -212,6 +216,7 @@ static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const c
 		free(s); free(len); free(bf);
 	}
 	char w[160];
+	if (rows_only) goto rows;
 	/* whole set and rank splits (each pair walked once); rank splits with 1-3 reads per i-chunk
 	 * and one j-set per j-chunk (walked from both reads); a device-memory limit that forces
 	 * chunks through the memory plan itself */
@@ -238,16 +243,19 @@ static void compare(rio_reads_t *r, long k, long t, long tau, int brute, const c
 	same(got, want, m, w, "cpu");
 	/* rows claimed in a shuffled order beside a CPU worker (rkt_hybrid.c), also through 1-3
 	 * reads per i-chunk */
+rows:
 	for (int chunks = 0; chunks < 2; chunks++) {
 		rows_run(&set, k, t, tau, chunks, got, what);
 		snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, rows by claims%s)", what, k, t, tau, chunks ? ", 1-3 reads per i-chunk" : "");
 		same(got, want, m, w, "cpu");
 	}
+	if (rows_only) goto out;
 	uint64_t tiny = (uint64_t)set.max_len * 192 * 4 * 2 + 64 * 1024 + (uint64_t)(m / 1024 + 1) * 13 + 64;
 	tiny += (uint64_t)set.max_len * set.max_len * 4;
 	gpu_run(&set, k, t, tau, 1, tiny, 0, got, what);
 	snprintf(w, sizeof w, "%s (k %ld t %ld tau %ld, %llu-byte device limit)", what, k, t, tau, (unsigned long long)tiny);
 	same(got, want, m, w, "cpu");
+out:
 	free(got); free(want);
 	rkt_set_free(&set);
 }
@@ -349,6 +357,7 @@ int main(int argc, char **argv)
 	return 77;
 #else
 	int n = argc > 1 ? atoi(argv[1]) : 520;
+	rows_only = getenv("TEST_GPU_ROWS_ONLY") != 0;
 	if (argc > 2) tu_state = strtoull(argv[2], 0, 10);
 	if (rgpu_device_count() == 0) {
 		fprintf(stderr, "test_gpu: SKIPPED: no usable CUDA device (or built without CUDA)\n");
@@ -359,6 +368,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "test_gpu: device 0 %s, seed %llu, max read length at tau=1: %d\n", name,
 	        (unsigned long long)tu_state, rgpu_rkt_max_len(1));
 	random_sets(n);
+	if (rows_only) return tu_done("test_gpu");
 	if (argc <= 3 || atoi(argv[3])) big_sets();  /* argv[3] = 0: not the big sets (the emulator) */
 	long_reads();
 	return tu_done("test_gpu");
