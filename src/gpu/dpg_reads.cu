@@ -54,12 +54,14 @@ static cudaError_t seen_fn(const void *x, cudaStream_t st)
 /* the raw bytes up through two pinned stages (one if only one is had: copied into and sent in
  * turn); a stage holds whole reads, so it is at least the longest */
 static rk_status_t raw_up(dctx_t *X, int nsets, const char *const *const sq[], const int64_t *const ln[], const int64_t n[],
-                          const int64_t *hoff, int64_t tot, int64_t maxlen, uint8_t *codes)
+                          const int64_t *hoff, int64_t tot, int64_t maxlen, uint8_t *codes, double tm[3])
 {
 	const int64_t s0 = imax(tune_or(rgpu_dp_tune.reads_stage, (int64_t)D_READS_STAGE), maxlen);
 	const size_t want = (size_t)imin(tot, s0);
 	size_t cap[2] = { 0, 0 };
+	double t = rk_realtime(), u;
 	uint8_t *stage[2] = { (uint8_t *)rgpu_pinned_get(want, &cap[0]), (uint8_t *)rgpu_pinned_get(want, &cap[1]) };
+	tm[0] = (u = rk_realtime()) - t;
 	const int nb = stage[1] ? 2 : 1;
 	cudaEvent_t ev[2] = { 0, 0 };
 	int used[2] = { 0, 0 }, b = 0;
@@ -74,7 +76,9 @@ static rk_status_t raw_up(dctx_t *X, int nsets, const char *const *const sq[], c
 			int64_t e = i, m = 0;
 			while (e < n[s] && m + ln[s][e] <= lim) m += ln[s][e++];
 			if (used[b]) CUDA_CHECK_GOTO(cudaEventSynchronize(ev[b]), out);   /* its last copy is over */
+			tm[2] += (t = rk_realtime()) - u;
 			dpg_gather_at(sq[s] + i, ln[s] + i, o + i, e - i, o[i], stage[b], X->threads);
+			tm[1] += (u = rk_realtime()) - t;
 			CUDA_CHECK_GOTO(cudaMemcpyAsync(codes + o[i], stage[b], (size_t)m, cudaMemcpyHostToDevice, X->rt.st), out);
 			CUDA_CHECK_GOTO(cudaEventRecord(ev[b], X->rt.st), out);
 			used[b] = 1;
@@ -82,6 +86,7 @@ static rk_status_t raw_up(dctx_t *X, int nsets, const char *const *const sq[], c
 		}
 	}
 	CUDA_CHECK_GOTO(cudaStreamSynchronize(X->rt.st), out);   /* before the stages go back */
+	tm[2] += rk_realtime() - u;
 out:
 	if (st) cudaStreamSynchronize(X->rt.st);   /* unchecked: the first error is the one reported */
 	for (int x = 0; x < 2; x++) {
@@ -125,9 +130,11 @@ rk_status_t reads_up(dctx_t *X, int nsets, const char *const *const sq[], const 
 {
 	if (tot <= 0) { *nc = 1; return RK_OK; }
 	const double t0 = rk_realtime();
-	rk_status_t st = raw_up(X, nsets, sq, ln, n, hoff, tot, maxlen, codes);
+	double tm[3] = { 0, 0, 0 };   /* the stages got, the bytes gathered into them, the copies waited for */
+	rk_status_t st = raw_up(X, nsets, sq, ln, n, hoff, tot, maxlen, codes, tm);
 	const double t1 = rk_realtime();
 	if (!st) st = map_on_device(X, codes, tot, nc);
-	rk_debug("reads on the device: %.1f MB up %.3f s, mapped there %.3f s", (double)tot / 1e6, t1 - t0, rk_realtime() - t1);
+	rk_debug("reads on the device: %.1f MB up %.3f s (pinned stages got in %.3f s, filled on %d threads in %.3f s, copies waited for %.3f s), mapped there %.3f s",
+	         (double)tot / 1e6, t1 - t0, tm[0], X->threads, tm[1], tm[2], rk_realtime() - t1);
 	return st;
 }
