@@ -31,19 +31,15 @@
 #define RMPI_LEAKS_ON() ((void)0)
 #endif
 
+static int hint_var(const char *const *vars, long lo);
+
 /* A launcher's world of one rank (mpirun -np 1): nothing to talk to, so no MPI_Init, whose
  * start and end were most of a small job's wall under mpirun. srun's tasks, which each see a
  * world of one without an MPI plugin, keep MPI so rmpi_check_srun can name the mistake. */
 static int rmpi_world_of_one(void)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 0 };
-	const char *t = getenv("SLURM_STEP_NUM_TASKS");
-	if (t && atoi(t) > 1) return 0;
-	for (int i = 0; vars[i]; i++) {
-		const char *v = getenv(vars[i]);
-		if (v) return strcmp(v, "1") == 0;
-	}
-	return 0;
+	static const char *const step[] = { "SLURM_STEP_NUM_TASKS", 0 }, *const world[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 0 };
+	return hint_var(step, 1) <= 1 && hint_var(world, 1) == 1;
 }
 
 /* Launched by mpirun/srun? Without a process manager we run as one plain process and
@@ -125,7 +121,7 @@ rk_status_t rmpi_init(rmpi_t *w, int *argc, char ***argv)
 	memset(w, 0, sizeof *w);
 	w->size = w->local_size = w->nodes = 1;
 	if (!rmpi_launched()) {
-		if (!rk_tune.force_mpi && rmpi_world_of_one()) rk_debug("mpi: a launcher's world of one rank: run as one plain process, without MPI");
+		if (rmpi_world_of_one()) rk_debug("mpi: a launcher's world of one rank: run as one plain process, without MPI");
 		return rmpi_check_srun(w);
 	}
 	w->mpi = 1;
