@@ -114,6 +114,7 @@ static void test_parallel(void)
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
 			d[n++] = "ACGTacgtNUn"[(x >> 59) % 11];
 			if ((i + 1) % wrap == 0 || i + 1 == len) {
+				if (crlf && (x >> 24) % 3 == 0) n += (size_t)sprintf(d + n, " \t ");   /* blanks the parse drops */
 				if (crlf) d[n++] = '\r';
 				d[n++] = '\n';
 				if ((x >> 30) % 50 == 0) d[n++] = '\n';
@@ -140,6 +141,8 @@ static void test_parallel(void)
 		char what[64];
 		snprintf(what, sizeof what, "parallel, %d threads", th);
 		same_reads(&a, &b, what);
+		/* lines ending in blanks leave gaps between the slices' bounds: the move closes them */
+		CHECK(th == 3 || rio_read_moved() > 0, "parallel, %d threads: CRLF lines, yet no slice was moved into place", th);
 	}
 	CHECK(a.n == rec, "parallel: one stream read %lld records, want %d", (long long)a.n, rec);
 	/* small windows (rk_tune.read_window; 1 GiB in use): 4 KiB, so that most records span
@@ -180,6 +183,42 @@ static void test_parallel(void)
 	rio_reads_free(&a);
 	unlink(p);
 	unlink(put("big.fa", "", 0, 0));
+	free(d);
+}
+
+/* A FASTA file with no blanks at line ends (wrapped lines, blank lines, lower case): every
+ * slice is parsed where its symbols belong (rio_slice_bound), none moved, the same reads. */
+static void test_parallel_in_place(void)
+{
+	const size_t cap = 36u << 20;
+	char *d = malloc(cap + 4096);
+	size_t n = 0;
+	uint64_t x = 777;
+	int rec = 0;
+	while (n < cap) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		const size_t len = 1 + (x >> 33) % 300, wrap = (x >> 40) % 2 ? 60 : len;
+		n += (size_t)sprintf(d + n, ">q%d\n", ++rec);
+		for (size_t i = 0; i < len; i++) {
+			d[n++] = "ACGTacgtN"[(x >> (i % 50)) % 9];
+			if ((i + 1) % wrap == 0 || i + 1 == len) d[n++] = '\n';
+		}
+		if (rec % 97 == 0) d[n++] = '\n';
+	}
+	char path[512];
+	snprintf(path, sizeof path, "%s", put("inplace.fa", d, n, 0));
+	rio_reads_t a, b;
+	rio_set_threads(1);
+	CHECK(rio_read_all(path, &a) == RK_OK, "in place: one stream: %s", rk_error());
+	rio_set_threads(4);
+	rk_status_t st = rio_read_all(path, &b);
+	CHECK(st == RK_OK && rio_read_slices() == 4 && rio_read_moved() == 0, "in place: status %d, %d slice(s), %lld bytes moved: %s", st,
+	      rio_read_slices(), (long long)rio_read_moved(), rk_error());
+	if (!st) same_reads(&a, &b, "in place");
+	else rio_reads_free(&b);
+	rio_set_threads(1);
+	rio_reads_free(&a);
+	unlink(path);
 	free(d);
 }
 
@@ -301,6 +340,7 @@ int main(int argc, char **argv)
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/rktlcs_test_io.%d", (int)getpid());
 	mkdir(tmpdir, 0700);
 	test_parallel();   /* first: the first read of a process may be a parallel one */
+	test_parallel_in_place();
 	test_fallback_message();
 	test_peek_varying();
 	test_every_byte();

@@ -550,7 +550,9 @@ rk_status_t rio_read_all(const char *path, rio_reads_t *r)
 
 static _Thread_local int rio_slices;   /* slices of the last rio_read_all* of this thread */
 static _Thread_local int64_t rio_windows;   /* and the windows of those slices */
+static _Thread_local int64_t rio_moved;   /* and the bytes moved into place after the parse */
 int rio_read_slices(void) { return rio_slices; }
+int64_t rio_read_moved(void) { return rio_moved; }
 int64_t rio_read_windows(void) { return rio_windows; }
 
 /* A plain FASTA file of RIO_PAR_MIN bytes or more, parsed by several threads: the mapped file
@@ -560,16 +562,41 @@ int64_t rio_read_windows(void) { return rio_windows; }
  * parses it in one stream, which gives the exact error with its record number. A slice is
  * walked in windows of at most 1 GiB that end anywhere, even inside a record (rio_peek), so
  * a record longer than a window never sends a good file to the second, one-stream read.
- * Every slice writes its symbols straight into the one sequence buffer, at its own byte
- * offset: each symbol comes from a byte of the slice and each record's NUL from its '>', so
- * a slice never writes past its own bytes. The slices are then moved down into place in
- * order (memmove, to the left): the file's bytes are written once and no second buffer is
- * faulted in. */
+ * Every slice writes its symbols straight into the one sequence buffer, at the sum of the
+ * bounds of the slices before it (rio_slice_bound, a first pass on every thread), so a slice
+ * never writes past its own region and, where no sequence line ends in blanks, every slice is
+ * already in place; otherwise they are moved down into place in order (memmove, to the left).
+ * The symbols are written once and no second buffer is faulted in: the serial move of every
+ * slice it replaced is in docs/BENCHMARKS.md. */
 static int64_t rio_cut(const uint8_t *base, int64_t size, int part, int parts);
+
+/* What the parse of bytes [lo, hi) can write at most: a header line's NUL, every byte of a
+ * sequence line (its symbols, and the blanks the fast path writes and then drops). Each slice
+ * is parsed at the sum of the slices' bounds before it, so the slices need no move into place
+ * when no line has blanks; the move (to the left, in order) closes the gaps of those that do. */
+static int64_t rio_slice_bound(const uint8_t *b, int64_t lo, int64_t hi, int drop)
+{
+	int64_t at = lo, bound = 0, freed = lo;
+	while (at < hi) {
+		const uint8_t *nl = memchr(b + at, '\n', (size_t)(hi - at));
+		const int64_t e = nl ? (int64_t)(nl - b) : hi;
+		bound += b[at] == '>' ? 1 : e - at;
+		at = e + 1;
+		if (drop && at - freed >= (32ll << 20)) {   /* a rank's range leaves memory as its parse does */
+			const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)(b + freed) + pg - 1) & ~(pg - 1),
+			                z = (uintptr_t)(b + at) & ~(pg - 1);
+			if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
+			freed = at;
+		}
+	}
+	return bound;
+}
 
 static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, int nth, int which, int parts)
 {
 	if (nth < 2 || !strcmp(path, "-")) return 0;
+	double tm[4] = { 0, 0, 0, 0 };   /* -v: mapped, cut and bounded, parsed, moved into place, indexed */
+	tm[0] = rk_realtime();
 	rio_norm_init();   /* the slices' rio_file_t are not made by rio_open */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) return 0;
@@ -602,7 +629,15 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		cut[T] = hi;
 	}
 	int fail = !ok;
-	int64_t n_win = 0;
+	int64_t n_win = 0, moved = 0, *at = ok ? malloc(sizeof(int64_t) * (size_t)(T + 1)) : 0;
+	if (!at) fail = 1;
+	else {
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+		for (int t = 0; t < T; t++) at[t + 1] = rio_slice_bound(base, cut[t], cut[t + 1], parts > 1);
+		at[0] = 0;
+		for (int t = 0; t < T; t++) at[t + 1] += at[t];
+	}
+	tm[1] = rk_realtime();
 #pragma omp parallel for num_threads(T) schedule(static, 1)
 	for (int t = 0; t < T; t++) {
 		if (fail || cut[t] >= cut[t + 1]) continue;
@@ -622,8 +657,8 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		if (parts > 1) { f->win = 32ll << 20; f->drop = 1; }   /* a rank's range: as rio_read_range */
 		int eof = 0;
 		/* the slice's own region of the shared buffer; a capacity no request reaches, so that
-		 * it is never reallocated (the bound is the comment above) */
-		part[t].seq = seq + (cut[t] - p0);
+		 * it is never reallocated (the bound is rio_slice_bound's) */
+		part[t].seq = seq + at[t];
 		part[t].m_seq = (size_t)1 << 62;
 		rk_status_t st = rio_read_batch(f, &part[t], 0, &eof);
 #pragma omp atomic update
@@ -636,6 +671,7 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		rio_close(f);
 	}
 	munmap((void *)base, (size_t)size);
+	tm[2] = rk_realtime();
 	/* join the parts in order */
 	int64_t n = 0, nb = 0;
 	uint64_t sl = 0, nl = 0;
@@ -664,7 +700,11 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 			}
 			/* in order: slice t moves left over bytes slices < t no longer need */
 			for (int t = 1; t < T; t++)
-				if (part[t].n && seq + s0[t] != part[t].seq) memmove(seq + s0[t], part[t].seq, part[t].off[part[t].n]);
+				if (part[t].n && seq + s0[t] != part[t].seq) {
+					memmove(seq + s0[t], part[t].seq, part[t].off[part[t].n]);
+					moved += (int64_t)part[t].off[part[t].n];
+				}
+			tm[3] = rk_realtime();
 #pragma omp parallel for num_threads(T) schedule(static, 1)
 			for (int t = 0; t < T; t++) {
 				const rio_reads_t *p = &part[t];
@@ -688,9 +728,12 @@ static int rio_read_parallel(const char *path, rio_reads_t *r, int keep_case, in
 		part[t].seq = 0;   /* a region of seq, not its own */
 		rio_reads_free(&part[t]);
 	}
-	free(part); free(cut); free(seq);
-	if (!fail) { rio_slices = T; rio_windows = n_win; }
-	else {
+	free(part); free(cut); free(seq); free(at);
+	if (!fail) {
+		rio_slices = T; rio_windows = n_win; rio_moved = moved;
+		rk_debug("%s: %d slices: mapped, cut and bounded %.3f s, parsed %.3f s, moved into place %.3f s, indexed %.3f s", path, T,
+		         tm[1] - tm[0], tm[2] - tm[1], tm[3] - tm[2], rk_realtime() - tm[3]);
+	} else {
 		/* the one-stream read that follows sets the message of a bad file; a good one (a FASTQ
 		 * record among FASTA ones) must not keep a slice's, whose record number is the slice's */
 		rk_clear_error();
@@ -703,7 +746,7 @@ rk_status_t rio_read_all_case(const char *path, rio_reads_t *r, int keep_case)
 {
 	int eof = 0;
 	memset(r, 0, sizeof *r);
-	rio_slices = 1; rio_windows = 0;
+	rio_slices = 1; rio_windows = 0; rio_moved = 0;
 	if (rio_read_parallel(path, r, keep_case, rio_threads, 0, 1)) return RK_OK;
 	rio_file_t *f = rio_open(path);
 	if (!f) return rio_open_status(errno);
@@ -746,7 +789,7 @@ rk_status_t rio_read_range(const char *path, int part, int parts, int keep_case,
 	memset(r, 0, sizeof *r);
 	*not_fasta = 0;
 	/* a large range with several threads: in slices (a bad record: the one stream below names it) */
-	rio_slices = 1; rio_windows = 0;
+	rio_slices = 1; rio_windows = 0; rio_moved = 0;
 	if (rio_read_parallel(path, r, keep_case, rio_threads, part, parts)) return RK_OK;
 	rio_norm_init();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

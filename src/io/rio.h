@@ -78,6 +78,9 @@ int rio_peek_reads(void);
  * windows of at most 1 GiB (rk_tune.read_window) those slices were walked in (0: one stream). */
 int rio_read_slices(void);
 int64_t rio_read_windows(void);
+/* The bytes of symbols those slices moved into place after their parse: 0 where no sequence
+ * line ends in blanks (each slice is parsed where it belongs). */
+int64_t rio_read_moved(void);
 /* 1 if path is a regular, uncompressed file whose first record is FASTA ('>'). */
 int rio_plain_fasta(const char *path);
 /* Part `part` of `parts` of such a file: the records that start in its share of the bytes,
