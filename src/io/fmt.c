@@ -144,8 +144,10 @@ rk_status_t rio_rows(FILE *fp, const char *what, int64_t n, int nth,
 		int64_t r1 = r0 + RIO_ROWS < n ? r0 + RIO_ROWS : n;
 #pragma omp parallel for num_threads(nth > 0 ? nth : 1) schedule(dynamic, 4)
 		for (int64_t r = r0; r < r1; r++) {
-			bufs[r - r0].l = 0;
-			fmt_row(&bufs[r - r0], r, ctx);
+			rio_buf_t b = bufs[r - r0];   /* a copy on this thread's stack: neighbours share cache lines */
+			b.l = 0;
+			fmt_row(&b, r, ctx);
+			bufs[r - r0] = b;
 		}
 		for (int64_t r = r0; r < r1 && !st; r++) st = rio_buf_write(&bufs[r - r0], fp, what);
 	}

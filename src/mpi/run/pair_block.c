@@ -115,21 +115,32 @@ static rk_status_t pair_blk_format(pair_job_t *j, pair_blk_t *k)
 	const rio_reads_t *A = &j->A, *B = j->Bp;
 	const int64_t n = k->n, np = (n + PAIR_FMT_ROWS - 1) / PAIR_FMT_ROWS;
 	rk_status_t st = RK_OK;
-	rio_buf_t *part = calloc((size_t)(np ? np : 1), sizeof *part);
-	if (!part) { rk_err("out of memory formatting %lld rows", (long long)n); return RK_ERES; }
+	if (np > j->n_fmt) {
+		rio_buf_t *q = realloc(j->fmt, sizeof *q * (size_t)np);
+		if (!q) { rk_err("out of memory formatting %lld rows", (long long)n); return RK_ERES; }
+		memset(q + j->n_fmt, 0, sizeof *q * (size_t)(np - j->n_fmt));
+		j->fmt = q;
+		j->n_fmt = np;
+	}
+	rio_buf_t *part = j->fmt;
 	#pragma omp parallel for schedule(dynamic, 1) num_threads(np > 1 ? j->nth : 1)
-	for (int64_t t = 0; t < np; t++)
+	for (int64_t t = 0; t < np; t++) {
+		/* appended through a copy on this thread's stack: two parts share a cache line, and
+		 * every byte appended writes the part's length */
+		rio_buf_t b = part[t];
 		for (int64_t q = t * PAIR_FMT_ROWS; q < n && q < (t + 1) * PAIR_FMT_ROWS; q++) {
 			if (s->all && s->max_dist >= 0 && (k->val[q] < 0 || k->val[q] > s->max_dist)) continue;
-			rio_pair_row(&part[t], &s->meta, rio_name(A, k->ai[q]), k->p[q].la, rio_name(B, k->bi[q]), k->p[q].lb, k->p[q].a,
-			             k->val[q], k->paths ? &k->paths[q] : 0, k->ends ? &k->ends[q] : 0);
+			rio_pair_row(&b, &s->meta, rio_name(A, k->ai[q]), k->p[q].la, rio_name(B, k->bi[q]), k->p[q].lb, k->p[q].a, k->val[q],
+			             k->paths ? &k->paths[q] : 0, k->ends ? &k->ends[q] : 0);
 		}
+		part[t] = b;
+	}
 	for (int64_t t = 0; t < np; t++) {
 		if (!st && (part[t].oom || rio_buf_need(&j->rows, part[t].l))) { rk_err("out of memory formatting %lld rows", (long long)n); st = RK_ERES; }
 		if (!st && part[t].l) { rio_buf_strn(&j->rows, part[t].s, part[t].l); st = pair_flush(j); }
-		rio_buf_free(&part[t]);
+		part[t].l = 0;
+		if (part[t].m > PAIR_FMT_KEEP) rio_buf_free(&part[t]);   /* a long pair's rows: not held while later blocks run */
 	}
-	free(part);
 	j->n_rows += n;
 	return st;
 }

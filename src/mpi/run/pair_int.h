@@ -20,6 +20,7 @@
 #define PAIR_NBLK 3                     /* blocks at once: one filled, up to two on the GPU (their host
                                          * work, packing and sorting, is most of a block's time) */
 #define PAIR_FMT_ROWS 2048              /* rows of a block formatted by one thread */
+#define PAIR_FMT_KEEP (256 << 10)       /* bytes of a part kept for the next block (pair_blk_format) */
 #define PAIR_BLOCK_CELLS (1ll << 31)    /* ... or this many cells (CPU) */
 #define PAIR_BLOCK_CELLS_LONG (1ll << 40) /* ... or, holding long pairs, this many (pair_compute) */
 #define PAIR_BLOCK_CELLS_GPU (1ll << 38) /* ... (GPU: long pairs are valued many a launch, up to as many as
@@ -96,6 +97,8 @@ typedef struct pair_job_s {
 	int out_open;
 	pair_gather_t g;
 	rio_buf_t rows;
+	rio_buf_t *fmt;           /* a block's rows, PAIR_FMT_ROWS a part: kept from block to block, so */
+	int64_t n_fmt;            /* ... each part is written into memory already faulted in; n_fmt parts */
 	rmpi_pieces_t *pieces;    /* this round's gather */
 	uint64_t flushed;         /* bytes of this round's rows that went to rank 0 before its end */
 	double waited;            /* ... seconds this rank waited for rank 0 to take them */

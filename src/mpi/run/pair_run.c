@@ -609,6 +609,8 @@ static void pair_job_free(pair_job_t *j)
 {
 	if (j->out_open) rio_out_abort(&j->out);
 	rio_buf_free(&j->rows);
+	for (int64_t t = 0; t < j->n_fmt; t++) rio_buf_free(&j->fmt[t]);
+	free(j->fmt);
 	free(j->bounds); free(j->cost); rmpi_pace_free(&j->pace); for (int b = 0; b < PAIR_NBLK; b++) { free(j->blk[b].ai); free(j->blk[b].bi); free(j->blk[b].p); free(j->blk[b].val); } free(j->js); free(j->noff); free(j->seqs); free(j->lens);
 	aln_near_free(j->near);
 #ifdef RKTLCS_HAVE_CUDA
