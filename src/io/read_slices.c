@@ -50,9 +50,7 @@ static int64_t rio_slice_bound(const uint8_t *b, int64_t lo, int64_t hi, int dro
 		bound += b[at] == '>' ? 1 : e - at;
 		at = e + 1;
 		if (drop && at - freed >= (32ll << 20)) {   /* a rank's range leaves memory as its parse does */
-			const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)(b + freed) + pg - 1) & ~(pg - 1),
-			                z = (uintptr_t)(b + at) & ~(pg - 1);
-			if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
+			rio_unmap_read(b + freed, b + (at < hi ? at : hi));
 			freed = at;
 		}
 	}

@@ -76,6 +76,12 @@ static void rio_norm_init(void)
 	rio_norm_upper(all, (char *)rio_norm, 256);   /* last: rio_norm['A'] says the tables are made */
 }
 
+void rio_unmap_read(const uint8_t *from, const uint8_t *to)
+{
+	const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)from & ~(pg - 1), b = (uintptr_t)to & ~(pg - 1);
+	if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 const uint8_t *rio_norm_table(int keep_case)
 {
 	rio_norm_init();
@@ -227,14 +233,7 @@ static int rio_peek(rio_file_t *f)
 		/* a mapped slice: the window right after this one; a record or a line spans windows
 		 * as it spans the stream's buffers, so a window may end anywhere */
 		const int64_t w = f->win > 0 ? f->win : rio_window(), n = f->left < w ? f->left : w;
-		if (f->drop) {
-			/* the window just parsed is never read again: a rank keeps its range's parsed
-			 * symbols, not its mapped bytes too (a page shared with the next window faults in
-			 * again from the page cache) */
-			const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)f->buf & ~(pg - 1),
-			                b = (uintptr_t)(f->buf + f->end) & ~(pg - 1);
-			if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
-		}
+		if (f->drop) rio_unmap_read(f->buf, f->buf + f->end);   /* the window just parsed is never read again */
 		f->buf += f->end; f->beg = 0; f->end = (int)n; f->left -= n; f->n_win++;
 		return f->buf[0];
 	}

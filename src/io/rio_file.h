@@ -35,6 +35,10 @@ struct rio_file_s {
 };
 
 static inline int rio_ws(int c) { return c == '\r' || c == ' ' || c == '\t'; }
+/* Bytes [from, to) of a mapped file, read: their whole pages leave memory, so a rank keeps its
+ * range's parsed symbols, not its mapped bytes too (a page shared with what follows faults in
+ * again from the page cache). */
+void rio_unmap_read(const uint8_t *from, const uint8_t *to);
 /* the normalization table, a byte at a time (made on the first call: call it before threads) */
 const uint8_t *rio_norm_table(int keep_case);
 
